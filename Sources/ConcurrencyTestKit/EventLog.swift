@@ -1,0 +1,173 @@
+import Testing
+
+/// An ordered record of what happened during one check, shown with every failure.
+///
+/// Fakes, gates and the test clock write to it as the scenario runs, so a failing
+/// check shows the interleaving that broke the code, for example:
+///
+///     1. search("sw") started
+///     2. search("swift") started
+///     3. search("swift") returned ["Swift Book"]
+///     4. search("sw") returned ["Sweater"]   (late)
+///     5. products = ["Sweater"]
+///
+/// The checks (`expect`, `require`, `withinTimeLimit`) are methods on the log so
+/// that every failure carries it without the test having to remember.
+public final class EventLog: Sendable {
+  private let state = WaitableState<[String]>([])
+
+  /// Creates an empty log.
+  public init() {}
+
+  /// Appends one event.
+  public func record(_ event: String) {
+    state.update { $0.append(event) }
+  }
+
+  /// The events so far, oldest first.
+  public var events: [String] {
+    state.current
+  }
+
+  /// Suspends until an event matching `predicate` has been recorded.
+  ///
+  /// Fails the check (and throws) if none arrives within the hang bound.
+  public func waitForEvent(
+    _ description: String,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    where predicate: @escaping @Sendable (String) -> Bool
+  ) async throws {
+    do {
+      try await state.wait(until: { $0.contains(where: predicate) })
+    } catch is WaitTimedOut {
+      try stop(
+        "Waited \(hangBound) for \(description), but it never happened.",
+        sourceLocation: sourceLocation)
+    }
+  }
+
+  /// The numbered log, one event per line, ready to be shown to a learner.
+  public var transcript: String {
+    let events = self.events
+    if events.isEmpty { return "Recorded events: (none)" }
+    let lines = events.enumerated().map { index, event in "  \(index + 1). \(event)" }
+    return (["Recorded events:"] + lines).joined(separator: "\n")
+  }
+
+  // MARK: - Checks
+
+  /// Records a failure unless `actual == expected`; the check goes on either way.
+  public func expect<Value: Equatable>(
+    _ actual: Value,
+    equals expected: Value,
+    _ behaviour: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    guard actual != expected else { return }
+    Issue.record(
+      Comment(rawValue: failureText(behaviour, expected: show(expected), actual: show(actual))),
+      sourceLocation: sourceLocation)
+  }
+
+  /// Records a failure unless `condition` holds; the check goes on either way.
+  ///
+  /// - Parameter actual: what happened instead, in plain words.
+  public func expect(
+    _ condition: Bool,
+    _ behaviour: String,
+    actual: @autoclosure () -> String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    guard !condition else { return }
+    Issue.record(
+      Comment(rawValue: failureText(behaviour, expected: nil, actual: actual())),
+      sourceLocation: sourceLocation)
+  }
+
+  /// Like ``expect(_:equals:_:sourceLocation:)``, but stops the check on failure.
+  public func require<Value: Equatable>(
+    _ actual: Value,
+    equals expected: Value,
+    _ behaviour: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    guard actual != expected else { return }
+    try stop(
+      behaviour, expected: show(expected), actual: show(actual), sourceLocation: sourceLocation)
+  }
+
+  /// Like ``expect(_:_:actual:sourceLocation:)``, but stops the check on failure.
+  public func require(
+    _ condition: Bool,
+    _ behaviour: String,
+    actual: @autoclosure () -> String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    guard !condition else { return }
+    try stop(behaviour, actual: actual(), sourceLocation: sourceLocation)
+  }
+
+  /// Records a failure with the transcript and stops the check.
+  public func stop(
+    _ behaviour: String,
+    expected: String? = nil,
+    actual: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> Never {
+    // `#require` records exactly one issue and throws the error Swift Testing
+    // knows not to report a second time.
+    let checkPassed = false
+    try #require(
+      checkPassed,
+      Comment(rawValue: failureText(behaviour, expected: expected, actual: actual)),
+      sourceLocation: sourceLocation)
+    fatalError("unreachable: #require(false) always throws")
+  }
+
+  /// Runs `operation` and returns its result, or fails the check if it does not
+  /// finish within the hang bound.
+  ///
+  /// This is the kit's hang guard: the operation runs in its own task, raced
+  /// against a real-time timer, so an `await` that never completes (a
+  /// continuation nobody resumes, a gate nobody opens) fails this one check in
+  /// about two seconds instead of hanging the run.
+  public func withinTimeLimit<Value: Sendable>(
+    _ description: String,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ operation: @escaping @Sendable () async throws -> Value
+  ) async throws -> Value {
+    let outcome = WaitableState<Result<Value, any Error>?>(nil)
+    let work = Task {
+      let result: Result<Value, any Error>
+      do { result = .success(try await operation()) } catch { result = .failure(error) }
+      outcome.update { $0 = result }
+    }
+    do {
+      try await outcome.wait(until: { $0 != nil })
+    } catch is WaitTimedOut {
+      work.cancel()
+      record("hang guard: \(description) still not finished after \(hangBound)")
+      try stop(
+        "Expected \(description) to finish, but it did not finish within \(hangBound).",
+        actual: "still waiting: a continuation that is never resumed, or a wait for something"
+          + " that never happens, looks like this",
+        sourceLocation: sourceLocation)
+    }
+    return try outcome.current!.get()
+  }
+
+  // MARK: - Formatting
+
+  private func failureText(_ behaviour: String, expected: String?, actual: String?) -> String {
+    var lines = [behaviour]
+    if let expected { lines.append("Expected: \(expected)") }
+    if let actual { lines.append("Actual:   \(actual)") }
+    lines.append(transcript)
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// A readable rendering of a value for failure messages (strings keep quotes).
+func show<Value>(_ value: Value) -> String {
+  String(reflecting: value)
+}

@@ -1,0 +1,113 @@
+import Synchronization
+
+/// A task executor that runs jobs only when the test tells it to.
+///
+/// Tasks started with ``spawn(_:_:)`` prefer this executor (SE-0417), and so do
+/// the default actors, `async let`s, task-group children and nonisolated async
+/// functions they call. Nothing runs until the test calls ``runUntilIdle()``,
+/// which runs ready jobs one at a time, in order, until every task is either
+/// finished or suspended waiting for something outside (a gate, a clock).
+/// After it returns, the test knows exactly where every task stands:
+///
+///     let first = executor.spawn("reserve A #1") { try await inventory.reserve("A") }
+///     let second = executor.spawn("reserve A #2") { try await inventory.reserve("A") }
+///     executor.runUntilIdle()
+///     // both reservations have gone as far as they can: count the remote calls now
+///
+/// What does not run here: `Task {}`, `Task.detached`, `@MainActor` code and
+/// actors with custom executors.
+public final class StepExecutor: TaskExecutor, Sendable {
+  private let jobs = Mutex<[UnownedJob]>([])
+  private let events: EventLog?
+
+  /// Creates an idle executor; with `events`, spawned tasks log how they end.
+  public init(events: EventLog? = nil) {
+    self.events = events
+  }
+
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    jobs.withLock { $0.append(job) }
+  }
+
+  /// Starts `operation` in a new task that runs on this executor.
+  ///
+  /// The task makes no progress until ``runUntilIdle()`` is called.
+  public func spawn<Value: Sendable>(
+    _ name: String,
+    _ operation: @escaping @Sendable () async throws -> Value
+  ) -> Spawned<Value> {
+    let spawned = Spawned<Value>(name: name)
+    let events = self.events
+    spawned.task = Task(executorPreference: self) {
+      let result: Result<Value, any Error>
+      do { result = .success(try await operation()) } catch { result = .failure(error) }
+      switch result {
+      case .success(let value): events?.record("\(name) finished: \(show(value))")
+      case .failure(let error): events?.record("\(name) threw \(show(error))")
+      }
+      spawned.finish(result)
+    }
+    return spawned
+  }
+
+  /// Runs ready jobs until none is left and returns how many ran.
+  ///
+  /// Stops after `limit` jobs, a sign of code that keeps scheduling work forever.
+  @discardableResult
+  public func runUntilIdle(limit: Int = 100_000) -> Int {
+    var count = 0
+    while count < limit, let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+      job.runSynchronously(on: asUnownedTaskExecutor())
+      count += 1
+    }
+    return count
+  }
+}
+
+/// A task started by ``StepExecutor/spawn(_:_:)`` whose outcome the test can
+/// read without awaiting it.
+public final class Spawned<Value: Sendable>: Sendable {
+  /// The name used in the event log.
+  public let name: String
+  private let state = Mutex<(result: Result<Value, any Error>?, task: Task<Void, Never>?)>((nil, nil))
+
+  init(name: String) {
+    self.name = name
+  }
+
+  var task: Task<Void, Never>? {
+    get { state.withLock { $0.task } }
+    set { state.withLock { $0.task = newValue } }
+  }
+
+  fileprivate func finish(_ result: Result<Value, any Error>) {
+    state.withLock { $0.result = result }
+  }
+
+  /// The outcome, or `nil` while the task is still running or suspended.
+  public var result: Result<Value, any Error>? {
+    state.withLock { $0.result }
+  }
+
+  /// Whether the task has finished.
+  public var isFinished: Bool {
+    result != nil
+  }
+
+  /// The value, or `nil` if the task threw or has not finished.
+  public var value: Value? {
+    try? result?.get()
+  }
+
+  /// The error, or `nil` if the task returned or has not finished.
+  public var error: (any Error)? {
+    guard case .failure(let error) = result else { return nil }
+    return error
+  }
+
+  /// Cancels the task.
+  public func cancel() {
+    task?.cancel()
+  }
+}
