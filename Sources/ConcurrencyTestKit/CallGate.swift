@@ -126,7 +126,7 @@ public final class CallGate<Argument: Sendable, Output: Sendable>: Sendable {
       try await state.wait(until: { $0.calls.count > index })
     } catch is WaitTimedOut {
       try events.stop(
-        "Expected call \(index + 1) to \(name) within \(hangBound).",
+        "Expected call \(index + 1) to \(name) within \(hangBound.formatted).",
         actual: "\(callCount) call(s) arrived", sourceLocation: sourceLocation)
     }
     return state.current.calls[index].argument
@@ -141,7 +141,7 @@ public final class CallGate<Argument: Sendable, Output: Sendable>: Sendable {
       try await state.wait(until: { $0.calls.indices.contains(index) && $0.calls[index].callerCancelled })
     } catch is WaitTimedOut {
       try events.stop(
-        "Expected the caller of call \(index + 1) to \(name) to be cancelled within \(hangBound).",
+        "Expected the caller of call \(index + 1) to \(name) to be cancelled within \(hangBound.formatted).",
         actual: "it was never cancelled", sourceLocation: sourceLocation)
     }
   }

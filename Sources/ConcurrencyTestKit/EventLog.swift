@@ -41,7 +41,7 @@ public final class EventLog: Sendable {
       try await state.wait(until: { $0.contains(where: predicate) })
     } catch is WaitTimedOut {
       try stop(
-        "Waited \(hangBound) for \(description), but it never happened.",
+        "Waited \(hangBound.formatted) for \(description), but it never happened.",
         sourceLocation: sourceLocation)
     }
   }
@@ -146,9 +146,9 @@ public final class EventLog: Sendable {
       try await outcome.wait(until: { $0 != nil })
     } catch is WaitTimedOut {
       work.cancel()
-      record("hang guard: \(description) still not finished after \(hangBound)")
+      record("hang guard: \(description) still not finished after \(hangBound.formatted)")
       try stop(
-        "Expected \(description) to finish, but it did not finish within \(hangBound).",
+        "Expected \(description) to finish, but it did not finish within \(hangBound.formatted).",
         actual: "still waiting: a continuation that is never resumed, or a wait for something"
           + " that never happens, looks like this",
         sourceLocation: sourceLocation)
@@ -167,7 +167,15 @@ public final class EventLog: Sendable {
   }
 }
 
-/// A readable rendering of a value for failure messages (strings keep quotes).
-func show<Value>(_ value: Value) -> String {
-  String(reflecting: value)
+/// A readable rendering of a value for failure messages.
+///
+/// Strings keep their quotes, optionals show as their value or `nil`, and types
+/// with a `description` use it.
+public func show<Value>(_ value: Value) -> String {
+  let mirror = Mirror(reflecting: value)
+  if mirror.displayStyle == .optional {
+    guard let wrapped = mirror.children.first?.value else { return "nil" }
+    return show(wrapped)
+  }
+  return String(reflecting: value)
 }

@@ -141,7 +141,7 @@ public final class TestClock: Clock, Sendable {
     } catch is WaitTimedOut {
       let log = events ?? EventLog()
       try log.stop(
-        "Expected \(count) sleeping task(s) on the clock within \(hangBound).",
+        "Expected \(count) sleeping task(s) on the clock within \(hangBound.formatted).",
         actual: "\(sleeperCount) sleeping", sourceLocation: sourceLocation)
     }
   }
