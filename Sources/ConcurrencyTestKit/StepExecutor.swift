@@ -1,4 +1,5 @@
 import Synchronization
+import Testing
 
 /// A task executor that runs jobs only when the test tells it to.
 ///
@@ -18,6 +19,8 @@ import Synchronization
 /// actors with custom executors.
 public final class StepExecutor: TaskExecutor, Sendable {
   private let jobs = Mutex<[UnownedJob]>([])
+  /// Counts enqueued jobs, so ``run(until:_:sourceLocation:)`` can wait for more.
+  private let enqueued = WaitableState(0)
   private let events: EventLog?
 
   /// Creates an idle executor; with `events`, spawned tasks log how they end.
@@ -28,6 +31,7 @@ public final class StepExecutor: TaskExecutor, Sendable {
   public func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     jobs.withLock { $0.append(job) }
+    enqueued.update { $0 += 1 }
   }
 
   /// Starts `operation` in a new task that runs on this executor.
@@ -62,6 +66,32 @@ public final class StepExecutor: TaskExecutor, Sendable {
       count += 1
     }
     return count
+  }
+}
+
+extension StepExecutor {
+  /// Runs jobs until `condition` holds, also waiting for jobs that arrive from
+  /// other executors (a `Task {}` the code under test started, say).
+  ///
+  /// Fails the check if `condition` still does not hold after the hang bound.
+  public func run(
+    until condition: @Sendable () -> Bool,
+    _ description: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    while true {
+      let seen = enqueued.current
+      runUntilIdle()
+      if condition() { return }
+      do {
+        try await enqueued.wait(until: { $0 > seen })
+      } catch is WaitTimedOut {
+        try (events ?? EventLog()).stop(
+          "Expected \(description) within \(hangBound.formatted).",
+          actual: "still not the case: every task is waiting for something that never happens",
+          sourceLocation: sourceLocation)
+      }
+    }
   }
 }
 

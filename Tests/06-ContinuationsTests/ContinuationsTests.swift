@@ -1,0 +1,204 @@
+import ConcurrencyTestKit
+import Foundation
+import Testing
+
+@testable import Continuations
+
+private struct SDKError: Error, Equatable, CustomStringConvertible {
+  var code: Int
+  var description: String { "SDKError(\(code))" }
+}
+
+private let ada = Profile(id: "42", name: "Ada")
+private let offline = SDKError(code: -1009)
+
+/// One call of the completion handler.
+private struct Callback: Sendable, CustomStringConvertible {
+  var profile: Profile?
+  var error: SDKError?
+  var description: String { "(profile: \(show(profile)), error: \(show(error)))" }
+}
+
+/// Which thread the fake SDK calls back on.
+private enum Delivery: Sendable {
+  /// Before `fetchProfile` returns, on the caller's thread.
+  case synchronously
+  /// Later, on a thread of the SDK's own, one callback after the other.
+  case onAnotherThread
+  /// Every callback on its own thread, all released at the same moment.
+  case racingOnSeparateThreads
+}
+
+private let doneCallingBack = "SDK done calling back"
+
+/// A legacy SDK that calls back exactly as the check tells it to.
+private struct FakeSDK: LegacyProfileSDK {
+  var callbacks: [Callback]
+  var delivery: Delivery
+  var events: EventLog
+
+  func fetchProfile(id: String, completion: @escaping @Sendable (Profile?, (any Error)?) -> Void) {
+    events.record("SDK fetchProfile(id: \(String(reflecting: id))) called")
+    let events = self.events
+    let callbacks = self.callbacks
+    let deliver: @Sendable (Callback) -> Void = { callback in
+      events.record("SDK calls back with \(callback)")
+      completion(callback.profile, callback.error)
+    }
+    switch delivery {
+    case .synchronously:
+      callbacks.forEach(deliver)
+      events.record(doneCallingBack)
+    case .onAnotherThread:
+      Thread.detachNewThread {
+        callbacks.forEach(deliver)
+        events.record(doneCallingBack)
+      }
+    case .racingOnSeparateThreads:
+      let start = DispatchGroup()
+      let done = DispatchGroup()
+      start.enter()
+      for callback in callbacks {
+        done.enter()
+        Thread.detachNewThread {
+          start.wait()
+          deliver(callback)
+          done.leave()
+        }
+      }
+      done.notify(queue: .global()) { events.record(doneCallingBack) }
+      start.leave()
+    }
+    events.record("SDK fetchProfile returned")
+  }
+}
+
+/// What `profile(id:)` ended with, in a form checks can compare.
+private enum Outcome: Equatable, CustomStringConvertible {
+  case profile(Profile)
+  case sdkError(SDKError)
+  case bridgeError(BridgeError)
+  case otherError(String)
+
+  var description: String {
+    switch self {
+    case .profile(let profile): "returned \(profile)"
+    case .sdkError(let error): "threw \(error)"
+    case .bridgeError(let error): "threw BridgeError.\(error)"
+    case .otherError(let error): "threw \(error)"
+    }
+  }
+}
+
+/// Fetches a profile through the bridge from an SDK that calls back as told.
+private func fetch(
+  _ callbacks: [Callback], delivery: Delivery, events: EventLog,
+  sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> Outcome {
+  let client = ProfileClient(sdk: FakeSDK(callbacks: callbacks, delivery: delivery, events: events))
+  let outcome = try await events.withinTimeLimit("profile(id:)", sourceLocation: sourceLocation) {
+    do {
+      return Outcome.profile(try await client.profile(id: "42"))
+    } catch let error as SDKError {
+      return .sdkError(error)
+    } catch let error as BridgeError {
+      return .bridgeError(error)
+    } catch {
+      return .otherError(String(describing: error))
+    }
+  }
+  events.record("profile(id:) \(outcome)")
+  // A second callback may still be on its way: wait for it, so that a double
+  // resume happens inside the check, not after it.
+  try await events.waitForEvent("the SDK to finish calling back", sourceLocation: sourceLocation) {
+    $0 == doneCallingBack
+  }
+  return outcome
+}
+
+@Suite("06 Continuations, exactly once")
+struct ContinuationsTests {
+  @Test("Returns the profile when the SDK reports only a profile")
+  func profileOnly() async throws {
+    let events = EventLog()
+    let outcome = try await fetch([Callback(profile: ada)], delivery: .onAnotherThread, events: events)
+    events.expect(outcome, equals: .profile(ada), "The SDK's profile comes back")
+  }
+
+  @Test("Throws the SDK's error when it reports only an error")
+  func errorOnly() async throws {
+    let events = EventLog()
+    let outcome = try await fetch([Callback(error: offline)], delivery: .onAnotherThread, events: events)
+    events.expect(outcome, equals: .sdkError(offline), "The SDK's own error is thrown")
+  }
+
+  @Test("Works when the SDK calls back before fetchProfile returns")
+  func synchronousCallback() async throws {
+    let events = EventLog()
+    let outcome = try await fetch([Callback(profile: ada)], delivery: .synchronously, events: events)
+    events.expect(outcome, equals: .profile(ada), "A callback made at once is not lost")
+  }
+
+  @Test("Throws BridgeError.noResult, instead of waiting forever, when the SDK reports neither")
+  func neither() async throws {
+    let events = EventLog()
+    let outcome = try await fetch([Callback()], delivery: .onAnotherThread, events: events)
+    events.expect(
+      outcome, equals: .bridgeError(.noResult),
+      "A callback with neither a profile nor an error ends the call with a clear error")
+  }
+
+  @Test("Throws the error, once and without crashing, when the SDK reports both")
+  func both() async {
+    await #expect(
+      processExitsWith: .success,
+      """
+      The app must survive an SDK that sends a profile and an error together. \
+      It crashed instead: resuming a continuation twice ("SWIFT TASK CONTINUATION MISUSE") does that.
+      """
+    ) {
+      let events = EventLog()
+      let outcome = try await fetch(
+        [Callback(profile: ada, error: offline)], delivery: .onAnotherThread, events: events)
+      events.expect(outcome, equals: .sdkError(offline), "The error wins over the profile")
+    }
+  }
+
+  @Test("Ignores a second callback from the SDK")
+  func calledBackTwice() async {
+    await #expect(
+      processExitsWith: .success,
+      """
+      The app must survive an SDK that calls back twice. It crashed instead: \
+      resuming a continuation twice ("SWIFT TASK CONTINUATION MISUSE") does that.
+      """
+    ) {
+      let events = EventLog()
+      let outcome = try await fetch(
+        [Callback(profile: ada), Callback(error: offline)], delivery: .onAnotherThread,
+        events: events)
+      events.expect(outcome, equals: .profile(ada), "The first callback decides the result")
+    }
+  }
+
+  @Test("Survives two callbacks racing on two threads, 200 times in a row")
+  func racingCallbacks() async {
+    await #expect(
+      processExitsWith: .success,
+      """
+      The app must survive two callbacks arriving at the same moment on two threads. \
+      It crashed instead: two threads both resumed the continuation.
+      """
+    ) {
+      for _ in 1...200 {
+        let events = EventLog()
+        let outcome = try await fetch(
+          [Callback(profile: ada), Callback(error: offline)], delivery: .racingOnSeparateThreads,
+          events: events)
+        try events.require(
+          outcome == .profile(ada) || outcome == .sdkError(offline),
+          "One of the two callbacks decides the result", actual: "\(outcome)")
+      }
+    }
+  }
+}

@@ -1,0 +1,201 @@
+import ConcurrencyTestKit
+import Testing
+
+@testable import ActorReentrancy
+
+private struct OutOfStock: Error, Equatable, CustomStringConvertible {
+  var description: String { "OutOfStock" }
+}
+
+/// The remote stock service, answered by the test through a gate.
+private struct FakeRemote: RemoteInventory {
+  let gate: CallGate<String, Void>
+
+  func reserve(_ itemID: String) async throws {
+    try await gate.call(itemID)
+  }
+}
+
+/// An inventory whose tasks run only when the check says so.
+private struct Store {
+  let events = EventLog()
+  let executor: StepExecutor
+  let remote: CallGate<String, Void>
+  let inventory: Inventory
+
+  init() {
+    executor = StepExecutor(events: events)
+    remote = CallGate("remote.reserve", events: events)
+    inventory = Inventory(remote: FakeRemote(gate: remote))
+  }
+
+  /// Starts `reserve(itemID)` in a task of its own; it runs once the executor runs.
+  func reserve(_ itemID: String, caller: Int) -> Spawned<Void> {
+    let inventory = self.inventory
+    events.record("caller \(caller) asks to reserve \(String(reflecting: itemID))")
+    return executor.spawn("caller \(caller)") { try await inventory.reserve(itemID) }
+  }
+
+  /// Runs every task as far as it can go, then waits for remote call `index`.
+  func waitForRemoteCall(_ index: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    executor.runUntilIdle()
+    try await remote.waitForCall(index, sourceLocation: sourceLocation)
+  }
+
+  /// Runs tasks until every one of `callers` has finished.
+  func finish(
+    _ callers: [Spawned<Void>], sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    try await executor.run(
+      until: { callers.allSatisfy(\.isFinished) },
+      "every caller to finish (\(callers.filter { !$0.isFinished }.map(\.name).joined(separator: ", ")) still waiting)",
+      sourceLocation: sourceLocation)
+  }
+
+  func outcome(_ caller: Spawned<Void>) -> String {
+    switch caller.result {
+    case nil: "still waiting"
+    case .success: "reserved"
+    case .failure(let error): "threw \(error)"
+    }
+  }
+}
+
+@Suite("08 Actor reentrancy: inventory")
+struct InventoryTests {
+  @Test("Reserves an item with one remote call")
+  func reservesOnce() async throws {
+    let store = Store()
+    let caller = store.reserve("A", caller: 1)
+    try await store.waitForRemoteCall(0)
+    store.remote.succeed(0, with: ())
+    try await store.finish([caller])
+    store.events.expect(store.outcome(caller), equals: "reserved", "The caller's reservation succeeds")
+    store.events.expect(await store.inventory.isReserved("A"), equals: true, "A is reserved")
+    store.events.expect(store.remote.arguments, equals: ["A"], "One remote call, for A")
+  }
+
+  @Test("Callers reserving the same item at the same time share one remote call")
+  func concurrentCallersShareOneCall() async throws {
+    let store = Store()
+    let callers = (1...3).map { store.reserve("A", caller: $0) }
+    try await store.waitForRemoteCall(0)
+    try store.events.require(
+      store.remote.callCount, equals: 1,
+      "Three callers that ask for A while the first remote call is out make one remote call")
+    store.remote.succeed(0, with: ())
+    try await store.finish(callers)
+    store.events.expect(
+      callers.map(store.outcome), equals: ["reserved", "reserved", "reserved"],
+      "Every caller gets the shared success")
+    store.events.expect(await store.inventory.isReserved("A"), equals: true, "A is reserved")
+  }
+
+  @Test("A failed reservation reaches every waiting caller and leaves nothing reserved")
+  func failureReachesEveryCaller() async throws {
+    let store = Store()
+    let callers = (1...2).map { store.reserve("A", caller: $0) }
+    try await store.waitForRemoteCall(0)
+    try store.events.require(
+      store.remote.callCount, equals: 1, "Two callers asking for A at once make one remote call")
+    store.remote.fail(0, with: OutOfStock())
+    try await store.finish(callers)
+    store.events.expect(
+      callers.map(store.outcome), equals: ["threw OutOfStock", "threw OutOfStock"],
+      "Every waiting caller gets the remote error")
+    store.events.expect(await store.inventory.isReserved("A"), equals: false, "Nothing is reserved")
+  }
+
+  @Test("After a failure, the next reservation calls the remote again")
+  func retryAfterFailure() async throws {
+    let store = Store()
+    let first = store.reserve("A", caller: 1)
+    try await store.waitForRemoteCall(0)
+    store.remote.fail(0, with: OutOfStock())
+    try await store.finish([first])
+
+    let retry = store.reserve("A", caller: 2)
+    try await store.waitForRemoteCall(1)
+    store.remote.succeed(1, with: ())
+    try await store.finish([retry])
+    store.events.expect(store.outcome(first), equals: "threw OutOfStock", "The first attempt fails")
+    store.events.expect(store.outcome(retry), equals: "reserved", "The retry succeeds")
+    store.events.expect(await store.inventory.isReserved("A"), equals: true, "A is reserved")
+  }
+
+  @Test("Different items are reserved in parallel")
+  func differentItemsInParallel() async throws {
+    let store = Store()
+    let a = store.reserve("A", caller: 1)
+    let b = store.reserve("B", caller: 2)
+    try await store.waitForRemoteCall(0)
+    try await store.waitForRemoteCall(1)
+    store.events.expect(
+      Set(store.remote.arguments), equals: ["A", "B"],
+      "A and B are both out at the server at the same time")
+    store.remote.succeed(1, with: ())
+    store.remote.succeed(0, with: ())
+    try await store.finish([a, b])
+    store.events.expect([a, b].map(store.outcome), equals: ["reserved", "reserved"], "Both succeed")
+    store.events.expect(await store.inventory.isReserved("B"), equals: true, "B is reserved")
+  }
+
+  @Test("An item already reserved makes no remote call")
+  func alreadyReserved() async throws {
+    let store = Store()
+    let first = store.reserve("A", caller: 1)
+    try await store.waitForRemoteCall(0)
+    store.remote.succeed(0, with: ())
+    try await store.finish([first])
+
+    let again = store.reserve("A", caller: 2)
+    try await store.finish([again])
+    store.events.expect(store.outcome(again), equals: "reserved", "Reserving again succeeds")
+    store.events.expect(store.remote.arguments, equals: ["A"], "No second remote call")
+  }
+}
+
+/// The counter's store, answered by the test through a gate.
+private struct FakeCounterStore: CounterStore {
+  let gate: CallGate<Int, Void>
+
+  func save(_ count: Int) async {
+    _ = try? await gate.call(count)
+  }
+}
+
+@Suite("08 Actor reentrancy: visit counter")
+struct VisitCounterTests {
+  @Test("A single visit returns 1 and saves 1")
+  func singleVisit() async throws {
+    let events = EventLog()
+    let executor = StepExecutor(events: events)
+    let save = CallGate<Int, Void>("store.save", events: events)
+    let counter = VisitCounter(store: FakeCounterStore(gate: save))
+    let visit = executor.spawn("visit 1") { await counter.recordVisit() }
+    executor.runUntilIdle()
+    try await save.waitForCall(0)
+    save.succeed(0, with: ())
+    try await executor.run(until: { visit.isFinished }, "the visit to finish")
+    events.expect(visit.value, equals: 1, "The first visit is number 1")
+    events.expect(save.arguments, equals: [1], "The store saved 1")
+  }
+
+  @Test("Each visit returns its own number while other visits are being saved")
+  func overlappingVisits() async throws {
+    let events = EventLog()
+    let executor = StepExecutor(events: events)
+    let save = CallGate<Int, Void>("store.save", events: events)
+    let counter = VisitCounter(store: FakeCounterStore(gate: save))
+    let visits = (1...2).map { n in executor.spawn("visit \(n)") { await counter.recordVisit() } }
+    executor.runUntilIdle()
+    try await save.waitForCall(1)
+    save.succeed(0, with: ())
+    save.succeed(1, with: ())
+    try await executor.run(until: { visits.allSatisfy(\.isFinished) }, "both visits to finish")
+    events.expect(
+      visits.compactMap(\.value).sorted(), equals: [1, 2],
+      "Two overlapping visits return 1 and 2, one each")
+    events.expect(save.arguments, equals: [1, 2], "The store saved 1, then 2")
+  }
+}
