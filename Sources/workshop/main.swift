@@ -1,1 +1,4 @@
-print("workshop")
+import Foundation
+import WorkshopCore
+
+exit(Workshop().run(Array(CommandLine.arguments.dropFirst())))

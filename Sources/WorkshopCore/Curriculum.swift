@@ -1,0 +1,192 @@
+import Foundation
+
+/// The course: every chapter, its hints and what its starter is expected to fail.
+///
+/// Read from `curriculum.json` at the top of the repository, the single source
+/// of truth that `Package.swift`, the grader and `verify` all share.
+public struct Curriculum: Codable, Sendable, Equatable {
+  /// The course's name.
+  public var title: String
+  /// The chapters, in course order.
+  public var chapters: [Chapter]
+
+  public init(title: String, chapters: [Chapter]) {
+    self.title = title
+    self.chapters = chapters
+  }
+
+  /// One chapter of the course.
+  public struct Chapter: Codable, Sendable, Equatable {
+    /// The chapter's number, fixed for the life of the course.
+    public var number: Int
+    /// The chapter's name in code: its module is `name`, its checks `nameTests`.
+    public var name: String
+    /// The chapter's title in plain words.
+    public var title: String
+    /// One sentence saying what the chapter teaches.
+    public var summary: String
+    /// The files the learner edits, relative to the chapter's folder.
+    public var files: [String]
+    /// Hints from a nudge to nearly the answer, shown one at a time.
+    public var hints: [String]
+    /// The display names of the checks the starter fails, as shipped.
+    public var starterFails: [String]
+
+    public init(
+      number: Int, name: String, title: String, summary: String, files: [String],
+      hints: [String], starterFails: [String]
+    ) {
+      self.number = number
+      self.name = name
+      self.title = title
+      self.summary = summary
+      self.files = files
+      self.hints = hints
+      self.starterFails = starterFails
+    }
+
+    /// The two-digit number, as in folder names: `04`.
+    public var paddedNumber: String { number < 10 ? "0\(number)" : "\(number)" }
+    /// The folder under `Chapters/` and `Solutions/`: `04-DebouncedSearch`.
+    public var folder: String { "\(paddedNumber)-\(name)" }
+    /// The test module holding the chapter's checks.
+    public var testModule: String { "\(name)Tests" }
+    /// The folder of the checks under `Tests/`.
+    public var testFolder: String { "\(folder)Tests" }
+    /// The slide deck under `Slides/`.
+    public var slides: String { "\(folder).md" }
+  }
+}
+
+/// Why the curriculum could not be read.
+public struct CurriculumError: Error, CustomStringConvertible, Equatable {
+  public var description: String
+}
+
+extension Curriculum {
+  /// The manifest's file name, at the top of the repository.
+  public static let fileName = "curriculum.json"
+
+  /// Reads and validates the manifest at `url`.
+  public static func load(from url: URL) throws -> Curriculum {
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw CurriculumError(description: "cannot read \(url.path): \(error.localizedDescription)")
+    }
+    return try decode(data, source: url.lastPathComponent)
+  }
+
+  /// Decodes and validates a manifest.
+  public static func decode(_ data: Data, source: String = fileName) throws -> Curriculum {
+    let curriculum: Curriculum
+    do {
+      curriculum = try JSONDecoder().decode(Curriculum.self, from: data)
+    } catch let DecodingError.keyNotFound(key, context) {
+      throw CurriculumError(
+        description: "\(source): missing \"\(key.stringValue)\" at \(path(context.codingPath))")
+    } catch let DecodingError.typeMismatch(_, context) {
+      throw CurriculumError(
+        description: "\(source): wrong type at \(path(context.codingPath)): \(context.debugDescription)")
+    } catch {
+      throw CurriculumError(description: "\(source) is not valid JSON: \(error.localizedDescription)")
+    }
+    try curriculum.validate(source: source)
+    return curriculum
+  }
+
+  private static func path(_ codingPath: [any CodingKey]) -> String {
+    let parts = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
+    return parts.isEmpty ? "the top level" : parts.joined()
+  }
+
+  /// Checks what the build and the grader rely on.
+  func validate(source: String) throws {
+    var numbers = Set<Int>()
+    var names = Set<String>()
+    for chapter in chapters {
+      guard (1...99).contains(chapter.number) else {
+        throw CurriculumError(description: "\(source): chapter number \(chapter.number) is not in 1...99")
+      }
+      guard numbers.insert(chapter.number).inserted else {
+        throw CurriculumError(description: "\(source): chapter number \(chapter.number) appears twice")
+      }
+      guard let first = chapter.name.unicodeScalars.first,
+        CharacterSet.letters.contains(first),
+        chapter.name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) })
+      else {
+        throw CurriculumError(
+          description: "\(source): chapter name \"\(chapter.name)\" must be letters and digits, starting with a letter")
+      }
+      guard names.insert(chapter.name.lowercased()).inserted else {
+        throw CurriculumError(description: "\(source): chapter name \"\(chapter.name)\" appears twice")
+      }
+    }
+  }
+
+  /// Finds the chapter a learner means: `4`, `04`, `DebouncedSearch`,
+  /// `debounced-search` or `04-DebouncedSearch`, in any case.
+  public func chapter(matching query: String) -> Chapter? {
+    let key = Self.normalized(query)
+    if let number = Int(query.trimmingCharacters(in: .whitespaces)) {
+      return chapters.first { $0.number == number }
+    }
+    return chapters.first {
+      Self.normalized($0.name) == key || Self.normalized($0.folder) == key
+        || Self.normalized($0.title) == key
+    }
+  }
+
+  /// The chapter closest to a query that matched nothing, to suggest it.
+  public func suggestion(for query: String) -> Chapter? {
+    let key = Self.normalized(query)
+    guard !key.isEmpty else { return nil }
+    let scored = chapters.map { chapter -> (Chapter, Int) in
+      let candidates = [chapter.name, chapter.folder, chapter.title].map(Self.normalized)
+      let best = candidates.map { candidate -> Int in
+        if candidate.contains(key) || key.contains(candidate) { return 0 }
+        return editDistance(key, candidate)
+      }.min() ?? .max
+      return (chapter, best)
+    }
+    guard let (chapter, distance) = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+    return distance <= max(2, key.count / 3) ? chapter : nil
+  }
+
+  private static func normalized(_ text: String) -> String {
+    String(text.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
+  }
+}
+
+/// The Levenshtein distance between two strings.
+func editDistance(_ a: String, _ b: String) -> Int {
+  let a = Array(a)
+  let b = Array(b)
+  if a.isEmpty { return b.count }
+  if b.isEmpty { return a.count }
+  var previous = Array(0...b.count)
+  for i in 1...a.count {
+    var current = [i] + Array(repeating: 0, count: b.count)
+    for j in 1...b.count {
+      let cost = a[i - 1] == b[j - 1] ? 0 : 1
+      current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+    }
+    previous = current
+  }
+  return previous[b.count]
+}
+
+/// A stable digest of the manifest's bytes (64-bit FNV-1a, in hex).
+///
+/// `Package.swift` carries it in a comment so that SwiftPM, which caches the
+/// manifest by its own text, notices when `curriculum.json` changes.
+public func curriculumDigest(_ data: Data) -> String {
+  var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+  for byte in data {
+    hash ^= UInt64(byte)
+    hash = hash &* 0x100_0000_01b3
+  }
+  let hex = String(hash, radix: 16)
+  return String(repeating: "0", count: 16 - hex.count) + hex
+}

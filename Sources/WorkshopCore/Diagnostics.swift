@@ -1,0 +1,69 @@
+import Foundation
+
+/// Reading compiler and runtime output for the parts a learner needs.
+public enum Diagnostics {
+  /// One compiler error, with the source line and caret that follow it.
+  public struct CompilerError: Sendable, Equatable {
+    /// The file's path as the compiler printed it.
+    public var path: String
+    public var line: Int
+    public var column: Int
+    /// The error and its context lines.
+    public var text: String
+  }
+
+  /// The `path:line:col: error: ...` diagnostics in compiler output, deduplicated.
+  public static func compilerErrors(in output: String) -> [CompilerError] {
+    let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var errors: [CompilerError] = []
+    var seen = Set<String>()
+    for (index, line) in lines.enumerated() {
+      guard let range = line.range(of: ": error: ") else { continue }
+      let location = line[..<range.lowerBound].split(separator: ":")
+      guard location.count >= 3, let lineNumber = Int(location[location.count - 2]),
+        let column = Int(location[location.count - 1])
+      else { continue }
+      let path = location[..<(location.count - 2)].joined(separator: ":")
+      guard seen.insert(line).inserted else { continue }
+      // The compiler follows an error with the source line and a caret line.
+      var text = [line]
+      for next in lines[(index + 1)..<min(index + 4, lines.count)] {
+        if next.contains(": error: ") || next.contains(": warning: ") || next.hasPrefix("[") { break }
+        if next.trimmingCharacters(in: .whitespaces).isEmpty { break }
+        text.append(next)
+      }
+      errors.append(
+        CompilerError(path: path, line: lineNumber, column: column, text: text.joined(separator: "\n")))
+    }
+    return errors
+  }
+
+  /// The chapter number a source path belongs to: `.../Chapters/04-X/File.swift` is 4.
+  public static func chapterNumber(ofPath path: String) -> Int? {
+    let parts = path.split(separator: "/").map(String.init)
+    for (index, part) in parts.enumerated().dropLast()
+    where ["Chapters", "Solutions", "Tests"].contains(part) {
+      let folder = parts[index + 1]
+      guard let dash = folder.firstIndex(of: "-"), let number = Int(folder[..<dash]) else { continue }
+      return number
+    }
+    return nil
+  }
+
+  /// The lines of a crashed process's standard error that say why it died.
+  public static func crashReason(in standardError: String) -> [String] {
+    let markers = [
+      "Fatal error", "fatal error", "CONTINUATION MISUSE", "Precondition failed",
+      "Assertion failed", "precondition failure", "Simultaneous accesses", "Illegal instruction",
+      "Segmentation fault", "ThreadSanitizer",
+    ]
+    var reasons: [String] = []
+    for line in standardError.split(separator: "\n") {
+      let text = line.trimmingCharacters(in: .whitespaces)
+      guard markers.contains(where: { text.contains($0) }), !reasons.contains(text) else { continue }
+      reasons.append(text.count > 300 ? String(text.prefix(300)) + "..." : text)
+      if reasons.count == 3 { break }
+    }
+    return reasons
+  }
+}

@@ -1,0 +1,312 @@
+import Foundation
+import Synchronization
+
+/// Which implementation of the chapters to build and grade.
+public enum Variant: String, Sendable {
+  /// `Chapters/`: the learner's code.
+  case chapters
+  /// `Solutions/`: the reference solutions.
+  case solutions
+}
+
+/// The repository the workshop runs in.
+public struct Workspace: Sendable {
+  /// The folder holding `Package.swift` and `curriculum.json`.
+  public var root: URL
+  public var curriculum: Curriculum
+
+  public init(root: URL, curriculum: Curriculum) {
+    self.root = root
+    self.curriculum = curriculum
+  }
+
+  /// Finds the workspace at `start` or the nearest folder above it.
+  public static func locate(from start: URL) throws -> Workspace {
+    var folder = start.standardizedFileURL
+    while true {
+      let manifest = folder.appendingPathComponent(Curriculum.fileName)
+      if FileManager.default.fileExists(atPath: manifest.path),
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
+      {
+        return Workspace(root: folder, curriculum: try Curriculum.load(from: manifest))
+      }
+      let parent = folder.deletingLastPathComponent()
+      if parent.path == folder.path {
+        throw CurriculumError(
+          description:
+            "no workshop here: \(Curriculum.fileName) and Package.swift were not found in \(start.path) or above it. Run the command from the workshop's folder.")
+      }
+      folder = parent
+    }
+  }
+
+  /// The folder SwiftPM builds a variant in.
+  public func scratchPath(for variant: Variant) -> URL {
+    switch variant {
+    case .chapters: root.appendingPathComponent(".build")
+    case .solutions: root.appendingPathComponent(".build/solutions")
+    }
+  }
+
+  /// Where the workshop keeps its own small state (hints shown, timings).
+  public var stateDirectory: URL {
+    root.appendingPathComponent(".workshop")
+  }
+
+  /// The path of a learner's file, relative to the root, for messages.
+  public func exerciseFile(_ chapter: Curriculum.Chapter) -> String {
+    "Chapters/\(chapter.folder)/\(chapter.files.first ?? "")"
+  }
+
+  // MARK: - The curriculum digest in Package.swift
+
+  private static let digestMarker = "// curriculum-digest: "
+
+  /// The digest `Package.swift` should carry for the current `curriculum.json`.
+  public func expectedDigest() throws -> String {
+    curriculumDigest(try Data(contentsOf: root.appendingPathComponent(Curriculum.fileName)))
+  }
+
+  /// The digest `Package.swift` carries now, if any.
+  public func recordedDigest() throws -> String? {
+    let text = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    for line in text.split(separator: "\n") where line.hasPrefix(Self.digestMarker) {
+      return String(line.dropFirst(Self.digestMarker.count)).trimmingCharacters(in: .whitespaces)
+    }
+    return nil
+  }
+
+  /// Rewrites the digest line of `Package.swift` if it is stale; returns whether it did.
+  @discardableResult
+  public func syncDigest() throws -> Bool {
+    let expected = try expectedDigest()
+    guard let recorded = try recordedDigest(), recorded != expected else { return false }
+    let url = root.appendingPathComponent("Package.swift")
+    let text = try String(contentsOf: url, encoding: .utf8)
+    let updated = text.replacingOccurrences(
+      of: Self.digestMarker + recorded, with: Self.digestMarker + expected)
+    try updated.write(to: url, atomically: true, encoding: .utf8)
+    return true
+  }
+}
+
+/// What grading found for one chapter.
+public struct ChapterReport: Sendable {
+  public enum State: String, Sendable {
+    case done = "done"
+    case inProgress = "in progress"
+    case notStarted = "not started"
+    case doesNotCompile = "does not compile"
+    case crashed = "crashed"
+    case timedOut = "timed out"
+    case noChecks = "no checks ran"
+  }
+
+  public var chapter: Curriculum.Chapter
+  public var checks: [CheckResult]
+  /// The first compiler errors, when the chapter or its checks do not compile.
+  public var compileErrors: [String]
+  /// How the test process died, with the runtime's own words.
+  public var crash: String?
+  /// The time limit that ran out, in seconds.
+  public var timeLimit: Double?
+
+  public init(
+    chapter: Curriculum.Chapter, checks: [CheckResult] = [], compileErrors: [String] = [],
+    crash: String? = nil, timeLimit: Double? = nil
+  ) {
+    self.chapter = chapter
+    self.checks = checks
+    self.compileErrors = compileErrors
+    self.crash = crash
+    self.timeLimit = timeLimit
+  }
+
+  public var passed: Int { checks.filter { $0.status == .passed }.count }
+  public var failing: [CheckResult] { checks.filter { $0.status != .passed } }
+
+  public var state: State {
+    if !compileErrors.isEmpty { return .doesNotCompile }
+    if timeLimit != nil { return .timedOut }
+    if crash != nil { return .crashed }
+    if checks.isEmpty { return .noChecks }
+    if failing.isEmpty { return .done }
+    if Set(failing.map(\.name)) == Set(chapter.starterFails) { return .notStarted }
+    return .inProgress
+  }
+
+  /// The names of the checks that did not pass, for comparing runs.
+  public var signature: String {
+    "\(state.rawValue): " + checks.map { "\($0.name)=\($0.status.rawValue)" }.joined(separator: "; ")
+  }
+}
+
+/// Why grading could not run at all.
+public struct GradingError: Error, CustomStringConvertible {
+  public var description: String
+}
+
+/// Builds a variant and grades chapters, each in its own process.
+public struct Grader: Sendable {
+  public var workspace: Workspace
+  public var variant: Variant
+  /// The hard limit for one chapter's checks, in seconds.
+  public var timeLimit: Double
+  /// Called with short progress lines ("Building 12/40") while work goes on.
+  public var progress: (@Sendable (String) -> Void)?
+
+  public init(
+    workspace: Workspace, variant: Variant, timeLimit: Double = 60,
+    progress: (@Sendable (String) -> Void)? = nil
+  ) {
+    self.workspace = workspace
+    self.variant = variant
+    self.timeLimit = timeLimit
+    self.progress = progress
+  }
+
+  /// The result of building: the test binary, and the chapters left out.
+  public struct Build: Sendable {
+    /// The test executable holding every chapter that compiled.
+    public var testBinary: URL
+    /// The first compiler errors of each chapter that does not compile.
+    public var brokenChapters: [Int: [String]]
+  }
+
+  /// Builds the variant with its checks; chapters that do not compile are left
+  /// out one by one so that the others can still be graded.
+  public func build() throws -> Build {
+    var broken: [Int: [String]] = [:]
+    let known = Set(workspace.curriculum.chapters.map(\.number))
+    while true {
+      var environment = ProcessInfo.processInfo.environment
+      environment["WORKSHOP_SOLUTIONS"] = variant == .solutions ? "1" : nil
+      environment["WORKSHOP_SKIP"] =
+        broken.isEmpty ? nil : broken.keys.sorted().map(String.init).joined(separator: ",")
+      var arguments = ["build", "--build-tests", "--package-path", workspace.root.path]
+      if variant == .solutions {
+        arguments += ["--scratch-path", workspace.scratchPath(for: variant).path]
+      }
+      let progress = self.progress
+      let outcome = try Subprocess.run(
+        "swift", arguments, environment: environment, timeout: 30 * 60,
+        poll: { output in
+          guard let progress, let step = Self.buildStep(in: output) else { return }
+          progress("Building \(step)")
+        })
+      if outcome.succeeded {
+        return Build(testBinary: try testBinary(), brokenChapters: broken)
+      }
+      let output = outcome.standardOutput + "\n" + outcome.standardError
+      let errors = Diagnostics.compilerErrors(in: output)
+      var newlyBroken: [Int: [String]] = [:]
+      for error in errors {
+        guard let number = Diagnostics.chapterNumber(ofPath: error.path), known.contains(number),
+          broken[number] == nil
+        else { continue }
+        newlyBroken[number, default: []].append(relativize(error.text))
+      }
+      if newlyBroken.isEmpty {
+        let shown = errors.isEmpty ? Self.tail(of: output, lines: 30) : errors.prefix(5).map { relativize($0.text) }.joined(separator: "\n")
+        throw GradingError(
+          description: "the build failed outside any chapter (\(variant.rawValue)):\n\(shown)")
+      }
+      for (number, texts) in newlyBroken { broken[number] = Array(texts.prefix(3)) }
+    }
+  }
+
+  /// Grades every chapter (or those given) and returns their reports in course order.
+  public func grade(_ chapters: [Curriculum.Chapter]? = nil) throws -> [ChapterReport] {
+    let chapters = chapters ?? workspace.curriculum.chapters
+    let build = try build()
+    return run(chapters, build: build)
+  }
+
+  /// Runs the checks of `chapters` from an existing build, two processes at a time.
+  public func run(_ chapters: [Curriculum.Chapter], build: Build) -> [ChapterReport] {
+    let reports = Mutex<[Int: ChapterReport]>([:])
+    let pending = chapters.filter { build.brokenChapters[$0.number] == nil }
+    for chapter in chapters {
+      if let errors = build.brokenChapters[chapter.number] {
+        reports.withLock { $0[chapter.number] = ChapterReport(chapter: chapter, compileErrors: errors) }
+      }
+    }
+    let finished = Mutex(0)
+    DispatchQueue.concurrentPerform(iterations: pending.count) { index in
+      let report = runChecks(of: pending[index], binary: build.testBinary)
+      reports.withLock { $0[pending[index].number] = report }
+      let count = finished.withLock { count in
+        count += 1
+        return count
+      }
+      progress?("Grading \(count)/\(pending.count)")
+    }
+    let all = reports.withLock { $0 }
+    return chapters.compactMap { all[$0.number] }
+  }
+
+  /// Runs one chapter's checks in a process of its own and reads their results.
+  public func runChecks(of chapter: Curriculum.Chapter, binary: URL) -> ChapterReport {
+    let stream = FileManager.default.temporaryDirectory
+      .appendingPathComponent("workshop-\(chapter.folder)-\(UUID().uuidString).jsonl")
+    defer { try? FileManager.default.removeItem(at: stream) }
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = "1"
+    let arguments = [
+      "--testing-library", "swift-testing",
+      "--filter", "^\(chapter.testModule)\\.",
+      "--event-stream-output-path", stream.path,
+      "--event-stream-version", "0",
+    ]
+    let outcome: ProcessOutcome
+    do {
+      outcome = try Subprocess.run(
+        binary.path, arguments, environment: environment, timeout: timeLimit)
+    } catch {
+      return ChapterReport(chapter: chapter, crash: "could not start the checks: \(error)")
+    }
+    let text = (try? String(contentsOf: stream, encoding: .utf8)) ?? ""
+    var report = ChapterReport(chapter: chapter, checks: EventStream.results(fromJSONLines: text))
+    if outcome.timedOut {
+      report.timeLimit = timeLimit
+    } else if case .signaled(let signal) = outcome.termination {
+      var lines = ["the checks' process was killed by \(signalName(signal))"]
+      lines += Diagnostics.crashReason(in: outcome.standardError)
+      report.crash = lines.joined(separator: "\n")
+    } else if case .exited(let code) = outcome.termination, code != 0, code != 1 {
+      // Swift Testing exits 1 when checks fail; anything else is the process giving up.
+      var lines = ["the checks' process exited with code \(code)"]
+      lines += Diagnostics.crashReason(in: outcome.standardError)
+      report.crash = lines.joined(separator: "\n")
+    }
+    return report
+  }
+
+  /// Finds the test executable SwiftPM linked for this variant.
+  private func testBinary() throws -> URL {
+    let folder = workspace.scratchPath(for: variant).appendingPathComponent("debug")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    guard let name = names.sorted().first(where: { $0.hasSuffix("PackageTests.xctest") }) else {
+      throw GradingError(description: "the build succeeded but no test executable was found in \(folder.path)")
+    }
+    return folder.appendingPathComponent(name)
+  }
+
+  private func relativize(_ text: String) -> String {
+    text.replacingOccurrences(of: workspace.root.path + "/", with: "")
+  }
+
+  /// The last `[12/40]` step in SwiftPM's output.
+  static func buildStep(in output: String) -> String? {
+    guard let open = output.range(of: "[", options: .backwards),
+      let close = output[open.upperBound...].firstIndex(of: "]")
+    else { return nil }
+    let step = output[open.upperBound..<close]
+    guard step.contains("/"), step.allSatisfy({ $0.isNumber || $0 == "/" }) else { return nil }
+    return String(step)
+  }
+
+  static func tail(of text: String, lines count: Int) -> String {
+    text.split(separator: "\n").suffix(count).joined(separator: "\n")
+  }
+}

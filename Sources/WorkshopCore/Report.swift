@@ -1,0 +1,152 @@
+/// Renders grading results as text for learners and instructors.
+public struct Report: Sendable {
+  public var style: Style
+  public var workspace: Workspace
+
+  public init(style: Style, workspace: Workspace) {
+    self.style = style
+    self.workspace = workspace
+  }
+
+  // MARK: - Progress (the default command)
+
+  /// The progress table, the overall line and what to do next.
+  public func progress(_ reports: [ChapterReport]) -> String {
+    var lines: [String] = [style.bold(workspace.curriculum.title) + style.dim(" · progress"), ""]
+    let titleWidth = max(7, reports.map(\.chapter.title.count).max() ?? 0)
+    lines.append(
+      "  " + style.dim(pad("#", 4) + pad("Chapter", titleWidth + 2) + pad("Checks", 9) + "State"))
+    for report in reports {
+      let checks = report.checks.isEmpty ? "–" : "\(report.passed)/\(report.checks.count)"
+      lines.append(
+        "  " + pad(report.chapter.paddedNumber, 4) + pad(report.chapter.title, titleWidth + 2)
+          + pad(checks, 9) + state(report.state))
+    }
+    let done = reports.filter { $0.state == .done }.count
+    let passed = reports.reduce(0) { $0 + $1.passed }
+    let total = reports.reduce(0) { $0 + $1.checks.count }
+    lines.append("")
+    lines.append(
+      "Progress: \(done) of \(reports.count) chapters done · \(passed) of \(total) checks pass")
+    lines.append("")
+    lines.append(next(reports))
+    return lines.joined(separator: "\n")
+  }
+
+  /// The "Next:" paragraph: the first chapter not done and what to do about it.
+  public func next(_ reports: [ChapterReport]) -> String {
+    guard let report = reports.first(where: { $0.state != .done }) else {
+      return style.green("Every chapter is done. Well played!")
+        + " Compare your code with Solutions/, or read the slides in Slides/ again."
+    }
+    let chapter = report.chapter
+    var lines = [
+      style.bold("Next:") + " chapter \(chapter.paddedNumber), \(chapter.title)"
+    ]
+    switch report.state {
+    case .doesNotCompile:
+      lines.append("  It does not compile yet:")
+      lines += indent(report.compileErrors.first ?? "", by: 4)
+    case .crashed:
+      lines.append("  Its checks crashed: \(firstLine(report.crash))")
+      if let check = report.checks.first(where: { $0.status == .interrupted }) {
+        lines.append("  while running: \(check.name)")
+      }
+    case .timedOut:
+      lines.append("  Its checks did not finish within \(Int(report.timeLimit ?? 0)) s.")
+    default:
+      if let check = report.failing.first {
+        lines.append("  " + style.mark(false) + " " + check.name)
+      }
+    }
+    lines.append(
+      "  Open \(style.cyan(workspace.exerciseFile(chapter))), then run "
+        + style.bold("swift run workshop check \(chapter.paddedNumber)") + ".")
+    return lines.joined(separator: "\n")
+  }
+
+  // MARK: - One chapter (`workshop check`)
+
+  /// Every check of one chapter; failing ones with what was expected and what happened.
+  public func chapterDetail(_ report: ChapterReport) -> String {
+    let chapter = report.chapter
+    var lines = [
+      style.bold("Chapter \(chapter.paddedNumber) · \(chapter.title)") + style.dim("  (\(report.state.rawValue))"),
+      style.dim(chapter.summary), "",
+    ]
+    if !report.compileErrors.isEmpty {
+      lines.append(style.red("It does not compile:"))
+      for error in report.compileErrors { lines += indent(error, by: 2) }
+      lines.append("")
+      lines.append(
+        "Fix the error above in \(style.cyan("Chapters/\(chapter.folder)/")), then run "
+          + style.bold("swift run workshop check \(chapter.paddedNumber)") + " again.")
+      return lines.joined(separator: "\n")
+    }
+    for check in report.checks {
+      switch check.status {
+      case .passed:
+        lines.append("  " + style.mark(true) + " " + check.name)
+      case .skipped:
+        lines.append("  " + style.dim("- \(check.name) (skipped)"))
+      case .interrupted:
+        lines.append("  " + style.mark(false) + " " + check.name + style.red("  (never finished)"))
+      case .failed:
+        lines.append("  " + style.mark(false) + " " + check.name)
+        for issue in check.issues {
+          lines += indent(issue, by: 6)
+        }
+      }
+    }
+    if let crash = report.crash {
+      lines.append("")
+      lines.append(style.red("The checks crashed:"))
+      lines += indent(crash, by: 2)
+      lines.append(
+        "  Every check still running at that moment is marked \"never finished\"; run "
+          + style.bold("swift test --filter \(chapter.testModule)") + " to see the whole crash log.")
+    }
+    if let limit = report.timeLimit {
+      lines.append("")
+      lines.append(
+        style.red("The checks did not finish within \(Int(limit)) s and were stopped.")
+          + " Something in the chapter blocks forever: a lock or semaphore held across an await, or an endless loop?")
+    }
+    lines.append("")
+    lines.append("\(report.passed) of \(report.checks.count) checks pass.")
+    if report.state == .done {
+      lines.append(
+        style.green("Chapter \(chapter.paddedNumber) is done!")
+          + " Run " + style.bold("swift run workshop") + " to see what is next.")
+    } else {
+      lines.append(
+        "Edit \(style.cyan(workspace.exerciseFile(chapter))) and run this again. Stuck? "
+          + style.bold("swift run workshop hint \(chapter.paddedNumber)"))
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  // MARK: - Helpers
+
+  private func state(_ state: ChapterReport.State) -> String {
+    switch state {
+    case .done: style.green("done ✓")
+    case .inProgress: style.yellow("in progress")
+    case .notStarted: "not started"
+    case .doesNotCompile, .crashed, .timedOut, .noChecks: style.red(state.rawValue)
+    }
+  }
+
+  private func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+  }
+
+  private func indent(_ text: String, by count: Int) -> [String] {
+    let prefix = String(repeating: " ", count: count)
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map { prefix + $0 }
+  }
+
+  private func firstLine(_ text: String?) -> String {
+    text?.split(separator: "\n").first.map(String.init) ?? ""
+  }
+}

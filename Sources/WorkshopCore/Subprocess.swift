@@ -1,0 +1,154 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How a child process ended.
+public enum Termination: Sendable, Equatable, CustomStringConvertible {
+  /// It exited with this status code.
+  case exited(Int32)
+  /// A signal killed it.
+  case signaled(Int32)
+
+  public var description: String {
+    switch self {
+    case .exited(let code): "exit code \(code)"
+    case .signaled(let signal): "signal \(signal) (\(signalName(signal)))"
+    }
+  }
+}
+
+/// The name of a POSIX signal: `SIGILL`, `SIGSEGV`...
+public func signalName(_ signal: Int32) -> String {
+  switch signal {
+  case 1: "SIGHUP"
+  case 2: "SIGINT"
+  case 4: "SIGILL"
+  case 5: "SIGTRAP"
+  case 6: "SIGABRT"
+  case 7: "SIGBUS"
+  case 8: "SIGFPE"
+  case 9: "SIGKILL"
+  case 11: "SIGSEGV"
+  case 13: "SIGPIPE"
+  case 15: "SIGTERM"
+  default: "signal \(signal)"
+  }
+}
+
+/// What a finished child process left behind.
+public struct ProcessOutcome: Sendable {
+  public var termination: Termination
+  /// Whether the time limit ran out and the process group was killed.
+  public var timedOut: Bool
+  public var standardOutput: String
+  public var standardError: String
+  public var seconds: Double
+
+  public var succeeded: Bool { termination == .exited(0) && !timedOut }
+}
+
+/// Why a child process could not be started.
+public struct SubprocessError: Error, CustomStringConvertible {
+  public var description: String
+}
+
+/// Runs child processes in their own process group, with a hard time limit.
+public enum Subprocess {
+  /// Runs `executable` (looked up in `PATH` unless it contains a slash) and waits.
+  ///
+  /// The child runs in the current directory: pass paths as arguments
+  /// (`--package-path`, `git -C`). Output goes to temporary files, not pipes, so a chatty child never blocks.
+  /// On timeout the whole process group is killed, exit-test children included.
+  /// `poll` is called about ten times a second while the child runs, with
+  /// everything it has written to standard output so far.
+  public static func run(
+    _ executable: String,
+    _ arguments: [String],
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    timeout: Double? = nil,
+    poll: ((String) -> Void)? = nil
+  ) throws -> ProcessOutcome {
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("workshop-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let outPath = scratch.appendingPathComponent("stdout").path
+    let errPath = scratch.appendingPathComponent("stderr").path
+
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    // A process group of its own, so a timeout can kill everything it started.
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+    posix_spawnattr_setpgroup(&attributes, 0)
+
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+
+    var pid = pid_t()
+    let spawnStatus = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+    guard spawnStatus == 0 else {
+      throw SubprocessError(
+        description: "cannot start \(executable): \(String(cString: strerror(spawnStatus)))")
+    }
+
+    let start = ContinuousClock.now
+    var status: Int32 = 0
+    var timedOut = false
+    while true {
+      let result = waitpid(pid, &status, WNOHANG)
+      if result == pid { break }
+      if result == -1 && errno != EINTR {
+        throw SubprocessError(description: "lost track of \(executable): \(String(cString: strerror(errno)))")
+      }
+      let elapsed = start.duration(to: .now)
+      if let timeout, elapsed > .seconds(timeout) {
+        timedOut = true
+        kill(-pid, SIGKILL)
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        break
+      }
+      if let poll { poll(readText(outPath)) }
+      usleep(elapsed < .seconds(1) ? 10_000 : 100_000)
+    }
+    // Anything the child left running in its group goes too.
+    kill(-pid, SIGKILL)
+
+    let termination: Termination =
+      (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)
+    let elapsed = start.duration(to: .now)
+    return ProcessOutcome(
+      termination: termination, timedOut: timedOut,
+      standardOutput: readText(outPath), standardError: readText(errPath),
+      seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+  }
+
+  /// Reads at most the last 4 MiB of a file as text.
+  private static func readText(_ path: String) -> String {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+    defer { try? handle.close() }
+    let limit: UInt64 = 4 << 20
+    if let size = try? handle.seekToEnd(), size > limit {
+      try? handle.seek(toOffset: size - limit)
+    } else {
+      try? handle.seek(toOffset: 0)
+    }
+    let data = (try? handle.readToEnd()) ?? Data()
+    return String(decoding: data, as: UTF8.self)
+  }
+}

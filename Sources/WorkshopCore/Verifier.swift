@@ -1,0 +1,245 @@
+import Foundation
+
+/// `workshop verify`: checks the course, not a learner's progress.
+///
+/// 1. The layout: every chapter has its starter, README, solution (path for
+///    path), checks and slides; hints; TODO markers; Package.swift's digest.
+/// 2. Every solution passes every check.
+/// 3. Every starter fails exactly the checks `curriculum.json` declares.
+/// 4. The test kit's and the runner's own tests pass.
+/// 5. With `--repeat N`, every chapter's results are identical in all N runs.
+///
+/// Every item counts once; the closing line is `N passed, M failed`.
+public struct Verifier {
+  public var workspace: Workspace
+  public var style: Style
+  public var timeLimit: Double
+  public var repeatCount: Int
+  /// Writes one line of the report.
+  public var write: (String) -> Void
+  /// Shows transient progress (on a terminal only).
+  public var progress: (@Sendable (String) -> Void)?
+
+  /// The test modules of the tooling, run from the solutions build.
+  public static let toolingTestModules = ["ConcurrencyTestKitTests", "WorkshopCoreTests"]
+
+  public init(
+    workspace: Workspace, style: Style, timeLimit: Double, repeatCount: Int,
+    write: @escaping (String) -> Void, progress: (@Sendable (String) -> Void)? = nil
+  ) {
+    self.workspace = workspace
+    self.style = style
+    self.timeLimit = timeLimit
+    self.repeatCount = repeatCount
+    self.write = write
+    self.progress = progress
+  }
+
+  private final class Tally {
+    var passed = 0
+    var failed = 0
+  }
+
+  /// Runs every verification and returns the counts.
+  public func run() -> (passed: Int, failed: Int) {
+    let tally = Tally()
+    func item(_ ok: Bool, _ text: String, details: [String] = []) {
+      if ok { tally.passed += 1 } else { tally.failed += 1 }
+      write("  " + style.mark(ok) + " " + text)
+      for line in details { write("      " + line) }
+    }
+
+    // 1. Layout.
+    write(style.bold("Course layout"))
+    checkLayout(item)
+
+    // 2. Solutions.
+    write("")
+    write(style.bold("Solutions pass every check"))
+    let solutionRuns = gradeRepeatedly(.solutions, item)
+    if let reports = solutionRuns.first {
+      for report in reports {
+        let failing = report.failing
+        item(
+          failing.isEmpty && !report.checks.isEmpty && report.compileErrors.isEmpty
+            && report.crash == nil && report.timeLimit == nil,
+          "\(report.chapter.paddedNumber) \(report.chapter.title): \(report.passed)/\(report.checks.count) checks pass",
+          details: problems(of: report) + failing.flatMap { ["✗ \($0.name)"] + $0.issues.prefix(1).map { "  " + firstLines($0, 4) } })
+      }
+    }
+
+    // 3. Starters.
+    write("")
+    write(style.bold("Starters fail exactly the declared checks"))
+    let dirty = gitStatus(paths: ["Chapters"])
+    if !dirty.isEmpty {
+      write(style.yellow("  note: Chapters/ has local changes; verify expects the starters as shipped (run it in a clean clone)."))
+    }
+    let starterRuns = gradeRepeatedly(.chapters, item)
+    if let reports = starterRuns.first {
+      for report in reports {
+        let declared = Set(report.chapter.starterFails)
+        let names = Set(report.checks.map(\.name))
+        let failing = Set(report.failing.map(\.name))
+        var details = problems(of: report)
+        for name in declared.subtracting(names).sorted() { details.append("declared, but no such check: \(name)") }
+        for name in declared.intersection(names).subtracting(failing).sorted() { details.append("expected to fail, but passes: \(name)") }
+        for name in failing.subtracting(declared).sorted() { details.append("fails, but is not declared: \(name)") }
+        if declared.isEmpty { details.append("curriculum.json declares no failing check for this starter") }
+        item(
+          details.isEmpty,
+          "\(report.chapter.paddedNumber) \(report.chapter.title): fails \(failing.count) of \(report.checks.count) checks, as declared",
+          details: details)
+      }
+    }
+
+    // 4. Determinism.
+    if repeatCount > 1 {
+      write("")
+      write(style.bold("Identical results over \(repeatCount) runs"))
+      for (variant, runs) in [(Variant.solutions, solutionRuns), (.chapters, starterRuns)] where !runs.isEmpty {
+        for (index, report) in runs[0].enumerated() {
+          let differing = runs.indices.filter { runs[$0][index].signature != report.signature }
+          item(
+            differing.isEmpty,
+            "\(variant.rawValue) \(report.chapter.paddedNumber) \(report.chapter.title): identical in \(runs.count) runs",
+            details: differing.prefix(3).map { "run \($0 + 1): \(runs[$0][index].signature)" } + (differing.isEmpty ? [] : ["run 1: \(report.signature)"]))
+        }
+      }
+    }
+
+    // 5. Tooling.
+    write("")
+    write(style.bold("Test kit and runner tests"))
+    runToolingTests(item)
+
+    write("")
+    let line = "\(tally.passed) passed, \(tally.failed) failed"
+    write(tally.failed == 0 ? style.green(line) : style.red(line))
+    return (tally.passed, tally.failed)
+  }
+
+  // MARK: - Steps
+
+  private func checkLayout(_ item: (Bool, String, [String]) -> Void) {
+    let files = FileManager.default
+    let root = workspace.root
+    do {
+      let expected = try workspace.expectedDigest()
+      let recorded = try workspace.recordedDigest()
+      if recorded == expected {
+        item(true, "Package.swift's curriculum digest matches curriculum.json", [])
+      } else {
+        try workspace.syncDigest()
+        item(
+          false, "Package.swift's curriculum digest is stale",
+          ["it is updated now: commit Package.swift so that every build sees the new curriculum.json"])
+      }
+    } catch {
+      item(false, "Package.swift's curriculum digest can be read", ["\(error)"])
+    }
+    for chapter in workspace.curriculum.chapters {
+      var problems: [String] = []
+      let starter = root.appendingPathComponent("Chapters/\(chapter.folder)")
+      let solution = root.appendingPathComponent("Solutions/\(chapter.folder)")
+      let starterSources = swiftFiles(in: starter)
+      let solutionSources = swiftFiles(in: solution)
+      if starterSources.isEmpty { problems.append("no Swift files in Chapters/\(chapter.folder)") }
+      if solutionSources != starterSources {
+        problems.append(
+          "Solutions/\(chapter.folder) does not mirror Chapters/\(chapter.folder): \(starterSources) vs \(solutionSources)")
+      }
+      for file in chapter.files where !files.fileExists(atPath: starter.appendingPathComponent(file).path) {
+        problems.append("curriculum.json lists \(file), which is not in Chapters/\(chapter.folder)")
+      }
+      if !files.fileExists(atPath: starter.appendingPathComponent("README.md").path) {
+        problems.append("no README.md in Chapters/\(chapter.folder)")
+      }
+      for file in starterSources {
+        let text = (try? String(contentsOf: starter.appendingPathComponent(file), encoding: .utf8)) ?? ""
+        if !text.contains("TODO:") { problems.append("Chapters/\(chapter.folder)/\(file) marks no place to edit with // TODO:") }
+      }
+      if !files.fileExists(atPath: root.appendingPathComponent("Tests/\(chapter.testFolder)").path) {
+        problems.append("no Tests/\(chapter.testFolder)")
+      }
+      if !files.fileExists(atPath: root.appendingPathComponent("Slides/\(chapter.slides)").path) {
+        problems.append("no Slides/\(chapter.slides)")
+      }
+      if chapter.hints.count < 3 { problems.append("only \(chapter.hints.count) hints; at least 3 are needed") }
+      item(
+        problems.isEmpty, "\(chapter.paddedNumber) \(chapter.title): starter, README, solution, checks, slides, hints",
+        problems)
+    }
+  }
+
+  /// Builds a variant once and grades it `repeatCount` times; empty if the build failed.
+  private func gradeRepeatedly(_ variant: Variant, _ item: (Bool, String, [String]) -> Void) -> [[ChapterReport]] {
+    let grader = Grader(workspace: workspace, variant: variant, timeLimit: timeLimit, progress: progress)
+    let build: Grader.Build
+    do {
+      build = try grader.build()
+    } catch {
+      item(false, "the \(variant.rawValue) build", ["\(error)"])
+      return []
+    }
+    return (0..<repeatCount).map { run in
+      progress?("Run \(run + 1) of \(repeatCount) (\(variant.rawValue))")
+      return grader.run(workspace.curriculum.chapters, build: build)
+    }
+  }
+
+  private func runToolingTests(_ item: (Bool, String, [String]) -> Void) {
+    let grader = Grader(workspace: workspace, variant: .solutions, timeLimit: 900, progress: progress)
+    let build: Grader.Build
+    do {
+      build = try grader.build()
+    } catch {
+      item(false, "the tooling build", ["\(error)"])
+      return
+    }
+    for module in Self.toolingTestModules {
+      let pseudoChapter = Curriculum.Chapter(
+        number: 0, name: String(module.dropLast("Tests".count)), title: module, summary: "", files: [],
+        hints: [], starterFails: [])
+      progress?("Running \(module)")
+      let report = grader.runChecks(of: pseudoChapter, binary: build.testBinary)
+      if report.checks.isEmpty {
+        item(false, "\(module): no tests ran", problems(of: report))
+      }
+      for check in report.checks {
+        item(check.status == .passed, "\(module): \(check.name)", check.issues.map { firstLines($0, 6) })
+      }
+      if let crash = report.crash { item(false, "\(module) crashed", [crash]) }
+      if report.timeLimit != nil { item(false, "\(module) timed out", []) }
+    }
+  }
+
+  // MARK: - Helpers
+
+  private func problems(of report: ChapterReport) -> [String] {
+    var lines: [String] = []
+    lines += report.compileErrors.map { "does not compile: " + firstLines($0, 3) }
+    if let crash = report.crash { lines.append("crashed: " + crash) }
+    if let limit = report.timeLimit { lines.append("timed out after \(Int(limit)) s") }
+    if report.checks.isEmpty && report.compileErrors.isEmpty && report.crash == nil && report.timeLimit == nil {
+      lines.append("no checks ran")
+    }
+    return lines
+  }
+
+  private func firstLines(_ text: String, _ count: Int) -> String {
+    text.split(separator: "\n").prefix(count).joined(separator: "\n        ")
+  }
+
+  private func swiftFiles(in folder: URL) -> [String] {
+    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+    return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted()
+  }
+
+  private func gitStatus(paths: [String]) -> String {
+    let outcome = try? Subprocess.run(
+      "git", ["-C", workspace.root.path, "status", "--porcelain", "--"] + paths, timeout: 30)
+    guard let outcome, outcome.succeeded else { return "" }
+    return outcome.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}

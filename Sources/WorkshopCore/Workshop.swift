@@ -1,0 +1,222 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The `workshop` command: parses arguments, runs a subcommand, returns the exit status.
+public struct Workshop {
+  /// Where the command writes.
+  public struct Console {
+    public var out: (String) -> Void
+    public var err: (String) -> Void
+    /// Transient status on a terminal ("Building 12/40"); nil when not a terminal.
+    public var status: (@Sendable (String) -> Void)?
+
+    public init(
+      out: @escaping (String) -> Void, err: @escaping (String) -> Void,
+      status: (@Sendable (String) -> Void)? = nil
+    ) {
+      self.out = out
+      self.err = err
+      self.status = status
+    }
+
+    /// Standard output and error, with a status line on standard error when it is a terminal.
+    public static var standard: Console {
+      var status: (@Sendable (String) -> Void)?
+      if isatty(STDERR_FILENO) == 1 {
+        status = { text in FileHandle.standardError.write(Data("\r\u{1B}[K\(text)…".utf8)) }
+      }
+      return Console(
+        out: { print($0) },
+        err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
+        status: status)
+    }
+
+    func clearStatus() {
+      status.map { _ in FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+  }
+
+  public var console: Console
+  public var style: Style
+  public var directory: URL
+
+  public init(console: Console = .standard, style: Style = .forStandardOutput(), directory: URL? = nil) {
+    self.console = console
+    self.style = style
+    self.directory = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+  }
+
+  /// Exit statuses, as swift-argument-parser uses them.
+  public enum ExitCode {
+    public static let success: Int32 = 0
+    public static let failure: Int32 = 1
+    public static let usage: Int32 = 64
+  }
+
+  /// Runs the command line (without the program name) and returns the exit status.
+  public func run(_ arguments: [String]) -> Int32 {
+    let command: Command
+    do {
+      command = try Command.parse(arguments)
+    } catch let error as UsageError {
+      console.err("error: \(error.message)")
+      console.err(Help.usage(for: error.subcommand))
+      console.err("See 'workshop --help'.")
+      return ExitCode.usage
+    } catch {
+      console.err("error: \(error)")
+      return ExitCode.usage
+    }
+
+    switch command {
+    case .help(let topic):
+      guard let text = Help.text(for: topic) else {
+        console.err("error: no help for '\(topic ?? "")': there is no such subcommand.")
+        console.err("See 'workshop --help'.")
+        return ExitCode.usage
+      }
+      console.out(text)
+      return ExitCode.success
+    case .version:
+      console.out("workshop \(Help.version)")
+      return ExitCode.success
+    default:
+      break
+    }
+
+    let workspace: Workspace
+    do {
+      workspace = try Workspace.locate(from: directory)
+    } catch {
+      console.err("error: \(error)")
+      return ExitCode.failure
+    }
+
+    switch command {
+    case .progress(let options):
+      return progress(workspace, options)
+    case .check(let query, let options):
+      guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
+      return check(chapter, workspace, options)
+    case .hint(let query, let reset):
+      guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
+      return hint(chapter, workspace, reset: reset)
+    case .verify(let repeatCount, let options):
+      return verify(workspace, repeatCount: repeatCount, options)
+    case .list:
+      for chapter in workspace.curriculum.chapters {
+        console.out("\(chapter.paddedNumber)  \(style.bold(chapter.title))  \(style.dim(chapter.summary))")
+      }
+      return ExitCode.success
+    case .help, .version:
+      return ExitCode.success
+    }
+  }
+
+  // MARK: - Subcommands
+
+  private func progress(_ workspace: Workspace, _ options: Command.Options) -> Int32 {
+    guard let reports = grade(workspace, options, chapters: nil) else { return ExitCode.failure }
+    console.out(Report(style: style, workspace: workspace).progress(reports))
+    return ExitCode.success
+  }
+
+  private func check(_ chapter: Curriculum.Chapter, _ workspace: Workspace, _ options: Command.Options) -> Int32 {
+    guard let reports = grade(workspace, options, chapters: [chapter]), let report = reports.first else {
+      return ExitCode.failure
+    }
+    console.out(Report(style: style, workspace: workspace).chapterDetail(report))
+    return report.state == .done ? ExitCode.success : ExitCode.failure
+  }
+
+  private func hint(_ chapter: Curriculum.Chapter, _ workspace: Workspace, reset: Bool) -> Int32 {
+    let store = HintStore(directory: workspace.stateDirectory)
+    var counts = store.load()
+    if reset {
+      counts[chapter.folder] = 0
+      do { try store.save(counts) } catch {
+        console.err("error: cannot save hint progress: \(error.localizedDescription)")
+        return ExitCode.failure
+      }
+      console.out("Hints for chapter \(chapter.paddedNumber) start from the first one again.")
+      return ExitCode.success
+    }
+    guard !chapter.hints.isEmpty else {
+      console.out("Chapter \(chapter.paddedNumber) has no hints. Read its README.md and the failing checks.")
+      return ExitCode.success
+    }
+    let shown = counts[chapter.folder] ?? 0
+    guard shown < chapter.hints.count else {
+      console.out("That was the last hint for chapter \(chapter.paddedNumber) (\(chapter.hints.count) of \(chapter.hints.count)).")
+      console.out(
+        "When you are ready, compare with the reference in \(style.cyan("Solutions/\(chapter.folder)/")),"
+          + " or run \(style.bold("swift run workshop hint \(chapter.paddedNumber) --reset")) to read them again.")
+      return ExitCode.success
+    }
+    counts[chapter.folder] = shown + 1
+    do { try store.save(counts) } catch {
+      console.err("warning: cannot save hint progress: \(error.localizedDescription)")
+    }
+    console.out(style.bold("Hint \(shown + 1) of \(chapter.hints.count)") + style.dim(" · chapter \(chapter.paddedNumber), \(chapter.title)"))
+    console.out("")
+    console.out(chapter.hints[shown])
+    console.out("")
+    let more = shown + 1 < chapter.hints.count ? "Run it again for the next hint, or try " : "Try "
+    console.out(more + style.bold("swift run workshop check \(chapter.paddedNumber)") + " after your next change.")
+    return ExitCode.success
+  }
+
+  private func verify(_ workspace: Workspace, repeatCount: Int, _ options: Command.Options) -> Int32 {
+    let status = console.status
+    let verifier = Verifier(
+      workspace: workspace, style: style, timeLimit: options.timeLimit, repeatCount: repeatCount,
+      write: { line in
+        self.console.clearStatus()
+        self.console.out(line)
+      },
+      progress: status)
+    let (_, failed) = verifier.run()
+    console.clearStatus()
+    return failed == 0 ? ExitCode.success : ExitCode.failure
+  }
+
+  // MARK: - Helpers
+
+  private func resolve(_ query: String, in workspace: Workspace) -> Curriculum.Chapter? {
+    if let chapter = workspace.curriculum.chapter(matching: query) { return chapter }
+    var message = "error: no chapter '\(query)'."
+    if let guess = workspace.curriculum.suggestion(for: query) {
+      message += " Did you mean \(guess.paddedNumber) (\(guess.title))?"
+    }
+    console.err(message)
+    console.err("Run 'swift run workshop list' to see every chapter.")
+    return nil
+  }
+
+  private func grade(_ workspace: Workspace, _ options: Command.Options, chapters: [Curriculum.Chapter]?) -> [ChapterReport]? {
+    do {
+      if try workspace.syncDigest() {
+        console.err(style.dim("note: curriculum.json changed; updated the digest line in Package.swift."))
+      }
+    } catch {
+      console.err("warning: cannot check Package.swift's curriculum digest: \(error)")
+    }
+    let grader = Grader(
+      workspace: workspace, variant: options.solutions ? .solutions : .chapters,
+      timeLimit: options.timeLimit, progress: console.status)
+    do {
+      let reports = try grader.grade(chapters)
+      console.clearStatus()
+      return reports
+    } catch {
+      console.clearStatus()
+      console.err("error: \(error)")
+      return nil
+    }
+  }
+}
