@@ -33,8 +33,8 @@ public struct CheckResult: Sendable, Equatable, Codable {
 public enum EventStream {
   /// The checks described by an event stream, in the order they were declared.
   ///
-  /// Tests that never started are left out; tests that started but never
-  /// ended are `.interrupted`.
+  /// Tests that started but never ended, and tests that never started at all
+  /// (the process died first), are `.interrupted`.
   public static func results(fromJSONLines text: String) -> [CheckResult] {
     var names: [String: String] = [:]
     var order: [String] = []
@@ -85,7 +85,6 @@ public enum EventStream {
     return order.compactMap { id in
       let name = names[id] ?? id
       if skipped.contains(id) { return CheckResult(id: id, name: name, status: .skipped) }
-      guard started.contains(id) else { return nil }
       let found = issues[id] ?? []
       let status: CheckResult.Status =
         !ended.contains(id) ? .interrupted : found.isEmpty ? .passed : .failed

@@ -246,40 +246,71 @@ public struct Grader: Sendable {
   }
 
   /// Runs one chapter's checks in a process of its own and reads their results.
+  ///
+  /// If the process crashes, each check is run again alone, so that the crash
+  /// fails the check that caused it and the others still get a real result.
   public func runChecks(of chapter: Curriculum.Chapter, binary: URL) -> ChapterReport {
+    let all = runProcess(binary, filter: "^\(chapter.testModule)\\.")
+    var report = ChapterReport(chapter: chapter, checks: all.checks, crash: all.crash)
+    if all.timedOut {
+      report.timeLimit = timeLimit
+      return report
+    }
+    guard all.crash != nil, report.checks.count > 1 else { return report }
+    report.checks = report.checks.map { check in
+      let alone = runProcess(
+        binary, filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$")
+      guard var result = alone.checks.first(where: { $0.id == check.id }) else { return check }
+      if let crash = alone.crash {
+        result.status = .failed
+        result.issues.append("The check crashed the process: " + crash)
+      } else if alone.timedOut {
+        result.status = .failed
+        result.issues.append("The check did not finish within \(Int(timeLimit)) s.")
+      }
+      return result
+    }
+    return report
+  }
+
+  /// Runs the checks whose IDs match `filter` and reads the event stream.
+  private func runProcess(
+    _ binary: URL, filter: String
+  ) -> (checks: [CheckResult], crash: String?, timedOut: Bool) {
     let stream = FileManager.default.temporaryDirectory
-      .appendingPathComponent("workshop-\(chapter.folder)-\(UUID().uuidString).jsonl")
+      .appendingPathComponent("workshop-\(UUID().uuidString).jsonl")
     defer { try? FileManager.default.removeItem(at: stream) }
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = "1"
     let arguments = [
       "--testing-library", "swift-testing",
-      "--filter", "^\(chapter.testModule)\\.",
+      "--filter", filter,
       "--event-stream-output-path", stream.path,
       "--event-stream-version", "0",
     ]
     let outcome: ProcessOutcome
     do {
-      outcome = try Subprocess.run(
-        binary.path, arguments, environment: environment, timeout: timeLimit)
+      outcome = try Subprocess.run(binary.path, arguments, environment: environment, timeout: timeLimit)
     } catch {
-      return ChapterReport(chapter: chapter, crash: "could not start the checks: \(error)")
+      return ([], "could not start the checks: \(error)", false)
     }
     let text = (try? String(contentsOf: stream, encoding: .utf8)) ?? ""
-    var report = ChapterReport(chapter: chapter, checks: EventStream.results(fromJSONLines: text))
-    if outcome.timedOut {
-      report.timeLimit = timeLimit
-    } else if case .signaled(let signal) = outcome.termination {
-      var lines = ["the checks' process was killed by \(signalName(signal))"]
-      lines += Diagnostics.crashReason(in: outcome.standardError)
-      report.crash = lines.joined(separator: "\n")
-    } else if case .exited(let code) = outcome.termination, code != 0, code != 1 {
-      // Swift Testing exits 1 when checks fail; anything else is the process giving up.
-      var lines = ["the checks' process exited with code \(code)"]
-      lines += Diagnostics.crashReason(in: outcome.standardError)
-      report.crash = lines.joined(separator: "\n")
+    let checks = EventStream.results(fromJSONLines: text)
+    var crash: String?
+    if !outcome.timedOut {
+      switch outcome.termination {
+      case .signaled(let signal):
+        crash = (["the checks' process was killed by \(signalName(signal))"]
+          + Diagnostics.crashReason(in: outcome.standardError)).joined(separator: "\n")
+      case .exited(let code) where code != 0 && code != 1:
+        // Swift Testing exits 1 when checks fail; anything else is the process giving up.
+        crash = (["the checks' process exited with code \(code)"]
+          + Diagnostics.crashReason(in: outcome.standardError)).joined(separator: "\n")
+      default:
+        break
+      }
     }
-    return report
+    return (checks, crash, outcome.timedOut)
   }
 
   /// Finds the test executable SwiftPM linked for this variant.

@@ -103,7 +103,7 @@ public struct Report: Sendable {
       lines.append(style.red("The checks crashed:"))
       lines += indent(crash, by: 2)
       lines.append(
-        "  Every check still running at that moment is marked \"never finished\"; run "
+        "  Each check was then run on its own: those that crash say so above. Run "
           + style.bold("swift test --filter \(chapter.testModule)") + " to see the whole crash log.")
     }
     if let limit = report.timeLimit {
