@@ -1,0 +1,1 @@
+func broken() -> Int { undefinedName }

@@ -1,0 +1,6 @@
+import Testing
+@testable import Hanging
+
+@Suite struct HangingTests {
+  @Test("Waits for a signal") func waits() async { await waitForSignal() }
+}

@@ -1,0 +1,81 @@
+import Testing
+
+@testable import WorkshopCore
+
+@Suite("Command line parsing")
+struct CommandTests {
+  @Test("No arguments means progress with default options")
+  func defaultIsProgress() throws {
+    #expect(try Command.parse([]) == .progress(.init()))
+    #expect(try Command.parse(["progress"]) == .progress(.init()))
+  }
+
+  @Test("check takes a chapter and the grading options")
+  func check() throws {
+    #expect(try Command.parse(["check", "04"]) == .check(chapter: "04", .init()))
+    #expect(
+      try Command.parse(["check", "4", "--solutions", "--timeout", "10"])
+        == .check(chapter: "4", .init(solutions: true, timeLimit: 10)))
+    #expect(
+      try Command.parse(["check", "--timeout=5", "DebouncedSearch"])
+        == .check(chapter: "DebouncedSearch", .init(timeLimit: 5)))
+  }
+
+  @Test("hint takes a chapter and --reset")
+  func hint() throws {
+    #expect(try Command.parse(["hint", "06"]) == .hint(chapter: "06", reset: false))
+    #expect(try Command.parse(["hint", "06", "--reset"]) == .hint(chapter: "06", reset: true))
+  }
+
+  @Test("verify takes --repeat")
+  func verify() throws {
+    #expect(try Command.parse(["verify"]) == .verify(repeatCount: 1, .init()))
+    #expect(try Command.parse(["verify", "--repeat", "50"]) == .verify(repeatCount: 50, .init()))
+  }
+
+  @Test("--help and --version win over everything else")
+  func helpAndVersion() throws {
+    #expect(try Command.parse(["--help"]) == .help(nil))
+    #expect(try Command.parse(["check", "-h"]) == .help("check"))
+    #expect(try Command.parse(["help", "verify"]) == .help("verify"))
+    #expect(try Command.parse(["--version"]) == .version)
+  }
+
+  @Test(
+    "Bad command lines are usage errors with a useful message",
+    arguments: [
+      (["chek", "04"], "unknown subcommand 'chek'. Did you mean 'check'?"),
+      (["04"], "unknown subcommand '04'. Did you mean 'check 04'?"),
+      (["check"], "'check' needs a chapter, for example 'check 04'"),
+      (["check", "04", "06"], "unexpected argument '06'"),
+      (["--bogus"], "unknown option '--bogus'"),
+      (["verify", "--repeat", "0"], "'--repeat' takes a whole number from 1 to 1000, not '0'"),
+      (["verify", "--repeat"], "missing value for '--repeat'"),
+      (["check", "04", "--timeout", "soon"], "'--timeout' takes a number of seconds from 1 to 3600, not 'soon'"),
+      (["hint", "04", "--solutions"], "'--solutions' does not apply to 'hint'"),
+      (["progress", "--repeat", "3"], "'--repeat' only applies to 'verify'"),
+      (["list", "--reset"], "'--reset' only applies to 'hint'"),
+    ])
+  func usageErrors(arguments: [String], message: String) {
+    #expect(throws: UsageError.self) { try Command.parse(arguments) }
+    do {
+      _ = try Command.parse(arguments)
+    } catch let error as UsageError {
+      #expect(error.message == message)
+    } catch {
+      Issue.record("unexpected error \(error)")
+    }
+  }
+
+  @Test("Every subcommand has help, and unknown topics have none")
+  func helpTexts() {
+    for subcommand in Command.subcommands {
+      #expect(Help.text(for: subcommand) != nil, "no help for \(subcommand)")
+    }
+    #expect(Help.text(for: "nope") == nil)
+    let overview = Help.text(for: nil) ?? ""
+    for heading in ["OVERVIEW:", "USAGE:", "OPTIONS:", "SUBCOMMANDS:"] {
+      #expect(overview.contains(heading))
+    }
+  }
+}

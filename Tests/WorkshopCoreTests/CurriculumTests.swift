@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import WorkshopCore
+
+private func chapter(_ number: Int, _ name: String, _ title: String) -> Curriculum.Chapter {
+  Curriculum.Chapter(
+    number: number, name: name, title: title, summary: "", files: ["A.swift"], hints: ["1", "2", "3"],
+    starterFails: ["x"])
+}
+
+private let sample = Curriculum(
+  title: "Sample",
+  chapters: [
+    chapter(4, "DebouncedSearch", "Debounced search"),
+    chapter(6, "Continuations", "Continuations, exactly once"),
+    chapter(10, "IdempotentSubmission", "Idempotent submission"),
+  ])
+
+@Suite("Curriculum manifest")
+struct CurriculumTests {
+  @Test("Folders, modules and slides are derived from number and name")
+  func derivedNames() {
+    let search = sample.chapters[0]
+    #expect(search.folder == "04-DebouncedSearch")
+    #expect(search.testModule == "DebouncedSearchTests")
+    #expect(search.testFolder == "04-DebouncedSearchTests")
+    #expect(search.slides == "04-DebouncedSearch.md")
+    #expect(sample.chapters[2].folder == "10-IdempotentSubmission")
+  }
+
+  @Test(
+    "A chapter can be named by number, name, folder or title, in any case",
+    arguments: ["4", "04", "DebouncedSearch", "debounced-search", "04-DebouncedSearch", "Debounced Search"])
+  func matching(query: String) {
+    #expect(sample.chapter(matching: query)?.number == 4)
+  }
+
+  @Test("An unknown chapter gets the closest suggestion, or none")
+  func suggestions() {
+    #expect(sample.chapter(matching: "debounce") == nil)
+    #expect(sample.suggestion(for: "debounce")?.number == 4)
+    #expect(sample.suggestion(for: "continuation")?.number == 6)
+    #expect(sample.suggestion(for: "xyzzy") == nil)
+    #expect(sample.chapter(matching: "99") == nil)
+  }
+
+  @Test("The manifest decodes from JSON")
+  func decodes() throws {
+    let data = try JSONEncoder().encode(sample)
+    #expect(try Curriculum.decode(data) == sample)
+  }
+
+  @Test(
+    "Invalid manifests are rejected with a message that says where",
+    arguments: [
+      (#"{"title": "T"}"#, "missing \"chapters\""),
+      (#"{"title": "T", "chapters": [{"number": "four"}]}"#, "wrong type at .chapters[0].number"),
+      ("not json", "is not valid JSON"),
+      (
+        #"{"title": "T", "chapters": [{"number": 1, "name": "A", "title": "a", "summary": "", "files": [], "hints": [], "starterFails": []}, {"number": 1, "name": "B", "title": "b", "summary": "", "files": [], "hints": [], "starterFails": []}]}"#,
+        "chapter number 1 appears twice"
+      ),
+      (
+        #"{"title": "T", "chapters": [{"number": 1, "name": "4Bad", "title": "a", "summary": "", "files": [], "hints": [], "starterFails": []}]}"#,
+        "must be letters and digits"
+      ),
+    ])
+  func invalid(json: String, fragment: String) {
+    do {
+      _ = try Curriculum.decode(Data(json.utf8))
+      Issue.record("accepted an invalid manifest")
+    } catch {
+      #expect(String(describing: error).contains(fragment), "\(error)")
+    }
+  }
+
+  @Test("The digest changes with the manifest's bytes and is 16 hex digits")
+  func digest() {
+    let a = curriculumDigest(Data("{}".utf8))
+    let b = curriculumDigest(Data("{ }".utf8))
+    #expect(a != b)
+    #expect(a.count == 16 && b.count == 16)
+    #expect(a == curriculumDigest(Data("{}".utf8)))
+  }
+
+  @Test("A stale digest line in Package.swift is rewritten, and only that line")
+  func syncDigest() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("digest-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    try JSONEncoder().encode(sample).write(to: root.appendingPathComponent("curriculum.json"))
+    let package = "// swift-tools-version: 6.2\n// curriculum-digest: 0000000000000000\nlet x = 1\n"
+    try package.write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+
+    let workspace = try Workspace.locate(from: root.appendingPathComponent("Chapters/nested"))
+    #expect(workspace.root.standardizedFileURL.path == root.standardizedFileURL.path)
+    #expect(try workspace.syncDigest() == true)
+    #expect(try workspace.recordedDigest() == workspace.expectedDigest())
+    #expect(try workspace.syncDigest() == false)
+    let text = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    #expect(text.hasPrefix("// swift-tools-version: 6.2\n// curriculum-digest: "))
+    #expect(text.hasSuffix("\nlet x = 1\n"))
+  }
+
+  @Test("Outside a workshop, locating one fails with a clear message")
+  func noWorkshop() {
+    #expect {
+      try Workspace.locate(from: URL(fileURLWithPath: "/"))
+    } throws: { error in
+      String(describing: error).contains("no workshop here")
+    }
+  }
+}

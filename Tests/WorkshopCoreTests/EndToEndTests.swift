@@ -1,0 +1,132 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import WorkshopCore
+
+/// `Tests/Fixtures/MiniWorkshop`: one chapter per way learner code can end.
+private let fixture = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent()
+  .appendingPathComponent("Fixtures/MiniWorkshop")
+
+/// A working copy of the fixture that keeps its `.build` between runs, so only
+/// the first run pays for a cold build.
+private func freshCopyOfFixture() throws -> URL {
+  let files = FileManager.default
+  let copy = files.temporaryDirectory.appendingPathComponent("workshop-mini-fixture")
+  try files.createDirectory(at: copy, withIntermediateDirectories: true)
+  for item in try files.contentsOfDirectory(atPath: copy.path) where item != ".build" {
+    try files.removeItem(at: copy.appendingPathComponent(item))
+  }
+  for item in try files.contentsOfDirectory(atPath: fixture.path) where item != ".build" {
+    try files.copyItem(at: fixture.appendingPathComponent(item), to: copy.appendingPathComponent(item))
+  }
+  return copy
+}
+
+/// The fixture, graded once for every test of the suite.
+private let graded = Task { () throws -> (workspace: Workspace, reports: [ChapterReport]) in
+  let workspace = try Workspace.locate(from: try freshCopyOfFixture())
+  let reports = try Grader(workspace: workspace, variant: .chapters, timeLimit: 5).grade()
+  return (workspace, reports)
+}
+
+private func report(_ number: Int) async throws -> ChapterReport {
+  let reports = try await graded.value.reports
+  return try #require(reports.first { $0.chapter.number == number })
+}
+
+/// Runs the `workshop` command on the fixture and captures what it prints.
+private func workshop(_ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {
+  let root = try await graded.value.workspace.root
+  let out = Mutex("")
+  let err = Mutex("")
+  let console = Workshop.Console(
+    out: { line in out.withLock { $0 += line + "\n" } },
+    err: { line in err.withLock { $0 += line + "\n" } })
+  let status = Workshop(console: console, style: Style(colored: false), directory: root).run(arguments)
+  return (status, out.withLock { $0 }, err.withLock { $0 })
+}
+
+@Suite("End to end on a fixture workshop", .serialized)
+struct EndToEndTests {
+  @Test("Every chapter is graded, in course order")
+  func allChapters() async throws {
+    let reports = try await graded.value.reports
+    #expect(reports.map(\.chapter.number) == [1, 2, 3, 4, 5])
+  }
+
+  @Test("A chapter whose checks all pass is done")
+  func passing() async throws {
+    let passing = try await report(1)
+    #expect(passing.state == .done)
+    #expect(passing.passed == 2 && passing.checks.count == 2)
+  }
+
+  @Test("A failing check is reported from the event stream, not from printed text")
+  func failing() async throws {
+    let failing = try await report(2)
+    #expect(failing.state == .notStarted)
+    let adds = try #require(failing.checks.first { $0.name == "Adds two numbers" })
+    #expect(adds.status == .failed)
+    #expect(adds.issues.first?.contains("2 + 3 is 5") == true)
+  }
+
+  @Test("A crash fails the check that caused it and the others still get graded")
+  func crashing() async throws {
+    let crashing = try await report(3)
+    #expect(crashing.state == .crashed)
+    #expect(crashing.crash?.contains("division by zero in the fixture") == true)
+    let statuses = Dictionary(uniqueKeysWithValues: crashing.checks.map { ($0.name, $0.status) })
+    #expect(statuses == ["Divides": .passed, "Divides safely": .failed])
+  }
+
+  @Test("A hang is stopped at the time limit and reported as timed out")
+  func hanging() async throws {
+    let hanging = try await report(4)
+    #expect(hanging.state == .timedOut)
+    #expect(hanging.timeLimit == 5)
+  }
+
+  @Test("A compile error is reported for its chapter with the compiler's words")
+  func broken() async throws {
+    let broken = try await report(5)
+    #expect(broken.state == .doesNotCompile)
+    let first = try #require(broken.compileErrors.first)
+    #expect(first.hasPrefix("Chapters/05-Broken/Code.swift:1:"))
+    #expect(first.contains("undefinedName"))
+  }
+
+  @Test("workshop check prints each check and exits 1 while any fails")
+  func checkCommand() async throws {
+    let (status, out, _) = try await workshop(["check", "2"])
+    #expect(status == 1)
+    #expect(out.contains("✗ Adds two numbers"))
+    #expect(out.contains("✓ Negates"))
+    #expect(out.contains("1 of 2 checks pass."))
+    let passing = try await workshop(["check", "passing"])
+    #expect(passing.status == 0)
+    #expect(passing.out.contains("Chapter 01 is done!"))
+  }
+
+  @Test("workshop hint shows one more hint each time, then points at the solution")
+  func hintCommand() async throws {
+    _ = try await workshop(["hint", "1", "--reset"])
+    for number in 1...3 {
+      let (status, out, _) = try await workshop(["hint", "01"])
+      #expect(status == 0)
+      #expect(out.contains("Hint \(number) of 3"))
+    }
+    let (_, out, _) = try await workshop(["hint", "01"])
+    #expect(out.contains("That was the last hint"))
+    #expect(out.contains("Solutions/01-Passing/"))
+  }
+
+  @Test("An unknown chapter is a usage error with a suggestion")
+  func unknownChapter() async throws {
+    let (status, out, err) = try await workshop(["check", "pasing"])
+    #expect(status == 64)
+    #expect(out.isEmpty)
+    #expect(err.contains("no chapter 'pasing'. Did you mean 01 (Passing)?"))
+  }
+}

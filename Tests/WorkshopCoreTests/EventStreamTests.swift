@@ -1,0 +1,99 @@
+import Testing
+
+@testable import WorkshopCore
+
+/// A trimmed event stream of three tests: one passes, one fails, one never ends.
+private let stream = #"""
+  {"kind":"test","payload":{"id":"M.S","kind":"suite","name":"S"},"version":0}
+  {"kind":"test","payload":{"displayName":"Passes","id":"M.S/a()/F.swift:1:1","kind":"function","name":"a()"},"version":0}
+  {"kind":"test","payload":{"displayName":"Fails","id":"M.S/b()/F.swift:2:1","kind":"function","name":"b()"},"version":0}
+  {"kind":"test","payload":{"id":"M.S/c()/F.swift:3:1","kind":"function","name":"c()"},"version":0}
+  {"kind":"event","payload":{"kind":"runStarted","messages":[]},"version":0}
+  {"kind":"event","payload":{"kind":"testStarted","testID":"M.S/a()/F.swift:1:1","messages":[]},"version":0}
+  {"kind":"event","payload":{"kind":"testStarted","testID":"M.S/b()/F.swift:2:1","messages":[]},"version":0}
+  {"kind":"event","payload":{"kind":"testStarted","testID":"M.S/c()/F.swift:3:1","messages":[]},"version":0}
+  {"kind":"event","payload":{"kind":"testEnded","testID":"M.S/a()/F.swift:1:1","messages":[]},"version":0}
+  {"kind":"event","payload":{"issue":{"isKnown":true},"kind":"issueRecorded","testID":"M.S/a()/F.swift:1:1","messages":[{"symbol":"fail","text":"known"}]},"version":0}
+  {"kind":"event","payload":{"issue":{"isKnown":false,"sourceLocation":{"fileID":"M/F.swift","line":7,"column":3}},"kind":"issueRecorded","testID":"M.S/b()/F.swift:2:1","messages":[{"symbol":"fail","text":"Issue recorded"},{"symbol":"details","text":"Shows the results\nExpected: 1\nActual:   2"}]},"version":0}
+  {"kind":"event","payload":{"kind":"testEnded","testID":"M.S/b()/F.swift:2:1","messages":[]},"version":0}
+  not json at all
+  """#
+
+@Suite("Event stream")
+struct EventStreamTests {
+  @Test("Each test's status comes from its events, in declaration order")
+  func statuses() {
+    let results = EventStream.results(fromJSONLines: stream)
+    #expect(results.map(\.name) == ["Passes", "Fails", "c()"])
+    #expect(results.map(\.status) == [.passed, .failed, .interrupted])
+  }
+
+  @Test("Known issues do not fail a test")
+  func knownIssues() {
+    let results = EventStream.results(fromJSONLines: stream)
+    #expect(results[0].issues.isEmpty)
+  }
+
+  @Test("An issue keeps the check's explanation and location, without the generic first line")
+  func issueText() {
+    let results = EventStream.results(fromJSONLines: stream)
+    #expect(results[1].issues == ["Shows the results\nExpected: 1\nActual:   2\n(at F.swift:7)"])
+  }
+
+  @Test("An expectation's own message is kept when there are no details")
+  func plainExpectation() {
+    let text = EventStream.describeIssue(
+      [["symbol": "fail", "text": "Expectation failed: 1 == 2"]], location: nil)
+    #expect(text == "Expectation failed: 1 == 2")
+  }
+
+  @Test("An empty or garbled stream gives no results")
+  func empty() {
+    #expect(EventStream.results(fromJSONLines: "").isEmpty)
+    #expect(EventStream.results(fromJSONLines: "{\n]]").isEmpty)
+  }
+}
+
+@Suite("Compiler and runtime diagnostics")
+struct DiagnosticsTests {
+  private let output = """
+    [3/9] Compiling DebouncedSearch SearchModel.swift
+    /work/x/Chapters/04-DebouncedSearch/SearchModel.swift:59:24: error: cannot find 'nill' in scope
+    57 |       guard !query.isEmpty else {
+    59 |         errorMessage = nill
+       |                        `- error: cannot find 'nill' in scope
+    /work/x/Chapters/04-DebouncedSearch/SearchModel.swift:59:24: error: cannot find 'nill' in scope
+    /work/x/Tests/08-ActorReentrancyTests/T.swift:3:1: error: expected declaration
+    error: emit-module command failed with exit code 1
+    """
+
+  @Test("Errors are found with their location and source lines, once each")
+  func compilerErrors() {
+    let errors = Diagnostics.compilerErrors(in: output)
+    #expect(errors.map(\.line) == [59, 3])
+    #expect(errors[0].path == "/work/x/Chapters/04-DebouncedSearch/SearchModel.swift")
+    #expect(errors[0].text.contains("errorMessage = nill"))
+  }
+
+  @Test("A path belongs to the chapter whose folder it is in")
+  func chapterOfPath() {
+    #expect(Diagnostics.chapterNumber(ofPath: "/r/Chapters/04-DebouncedSearch/A.swift") == 4)
+    #expect(Diagnostics.chapterNumber(ofPath: "/r/Solutions/12-Sendable/A.swift") == 12)
+    #expect(Diagnostics.chapterNumber(ofPath: "/r/Tests/08-ActorReentrancyTests/T.swift") == 8)
+    #expect(Diagnostics.chapterNumber(ofPath: "/r/Sources/ConcurrencyTestKit/A.swift") == nil)
+  }
+
+  @Test("A crash's reason is the runtime's own words")
+  func crashReason() {
+    let stderr = """
+      noise
+      _Concurrency/CheckedContinuation.swift:196: Fatal error: SWIFT TASK CONTINUATION MISUSE: profile(id:) tried to resume its continuation more than once, throwing SDKError(-1009)!
+      *** Program crashed: Illegal instruction at 0x1 ***
+      Thread 0 crashed:
+      """
+    let reasons = Diagnostics.crashReason(in: stderr)
+    #expect(reasons.count == 2)
+    #expect(reasons.first?.contains("tried to resume its continuation more than once") == true)
+    #expect(reasons.last == "*** Program crashed: Illegal instruction at 0x1 ***")
+  }
+}

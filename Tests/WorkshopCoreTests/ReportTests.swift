@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import WorkshopCore
+
+private func chapter(_ number: Int, _ title: String, fails: [String]) -> Curriculum.Chapter {
+  Curriculum.Chapter(
+    number: number, name: title.replacingOccurrences(of: " ", with: ""), title: title, summary: "Summary.",
+    files: ["Code.swift"], hints: [], starterFails: fails)
+}
+
+private let workspace = Workspace(
+  root: URL(fileURLWithPath: "/tmp/w"),
+  curriculum: Curriculum(title: "Workshop", chapters: []))
+
+private let report = Report(style: Style(colored: false), workspace: workspace)
+
+@Suite("Reports")
+struct ReportTests {
+  @Test("A chapter's state follows from its checks and the declared starter failures")
+  func states() {
+    let first = chapter(1, "One", fails: ["b"])
+    let pass = CheckResult(id: "a", name: "a", status: .passed)
+    let failB = CheckResult(id: "b", name: "b", status: .failed)
+    let failA = CheckResult(id: "a", name: "a", status: .failed)
+    #expect(ChapterReport(chapter: first, checks: [pass, failB]).state == .notStarted)
+    #expect(ChapterReport(chapter: first, checks: [failA, failB]).state == .inProgress)
+    #expect(ChapterReport(chapter: first, checks: [pass]).state == .done)
+    #expect(ChapterReport(chapter: first).state == .noChecks)
+    #expect(ChapterReport(chapter: first, checks: [pass], crash: "x").state == .crashed)
+    #expect(ChapterReport(chapter: first, compileErrors: ["e"]).state == .doesNotCompile)
+    #expect(ChapterReport(chapter: first, timeLimit: 60).state == .timedOut)
+  }
+
+  @Test("The progress table shows every chapter, the totals and the next step")
+  func progressTable() {
+    let reports = [
+      ChapterReport(
+        chapter: chapter(1, "One", fails: []), checks: [CheckResult(id: "a", name: "a", status: .passed)]),
+      ChapterReport(
+        chapter: chapter(2, "Two", fails: ["x"]),
+        checks: [
+          CheckResult(id: "x", name: "Sends one request", status: .failed, issues: ["boom"]),
+          CheckResult(id: "y", name: "y", status: .passed),
+        ]),
+      ChapterReport(chapter: chapter(3, "Three", fails: []), compileErrors: ["Chapters/03-Three/Code.swift:1:1: error: no"]),
+    ]
+    let text = report.progress(reports)
+    #expect(text.contains("01  One"))
+    #expect(text.contains("1/1      done ✓"))
+    #expect(text.contains("1/2      in progress"))
+    #expect(text.contains("–        does not compile"))
+    #expect(text.contains("Progress: 1 of 3 chapters done · 2 of 3 checks pass"))
+    #expect(text.contains("Next: chapter 02, Two\n  ✗ Sends one request"))
+    #expect(text.contains("Open Chapters/02-Two/Code.swift, then run swift run workshop check 02."))
+    #expect(!text.contains("\u{1B}["), "no escape codes without colour")
+  }
+
+  @Test("When everything is done, the next step says so")
+  func allDone() {
+    let done = ChapterReport(
+      chapter: chapter(1, "One", fails: []), checks: [CheckResult(id: "a", name: "a", status: .passed)])
+    #expect(report.next([done]).contains("Every chapter is done."))
+  }
+
+  @Test("A chapter's detail shows each failure's explanation under its check")
+  func detail() {
+    let detail = report.chapterDetail(
+      ChapterReport(
+        chapter: chapter(2, "Two", fails: []),
+        checks: [
+          CheckResult(id: "x", name: "Sends one request", status: .failed, issues: ["Expected: 1\nActual:   2"]),
+          CheckResult(id: "y", name: "Keeps the list", status: .passed),
+        ]))
+    #expect(detail.contains("  ✗ Sends one request\n      Expected: 1\n      Actual:   2\n  ✓ Keeps the list"))
+    #expect(detail.contains("1 of 2 checks pass."))
+    #expect(detail.contains("swift run workshop hint 02"))
+  }
+
+  @Test("Colour is used only on a terminal and never with NO_COLOR")
+  func colour() {
+    #expect(Style.forStandardOutput(environment: ["NO_COLOR": "1"]).colored == false)
+    #expect(Style(colored: true).green("ok") == "\u{1B}[32mok\u{1B}[0m")
+    #expect(Style(colored: false).green("ok") == "ok")
+  }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@testable import WorkshopCore
+
+@Suite("Subprocess")
+struct SubprocessTests {
+  @Test("Exit codes and output are captured")
+  func exitCode() throws {
+    let outcome = try Subprocess.run("/bin/sh", ["-c", "echo out; echo err >&2; exit 3"])
+    #expect(outcome.termination == .exited(3))
+    #expect(outcome.standardOutput == "out\n")
+    #expect(outcome.standardError == "err\n")
+    #expect(!outcome.succeeded && !outcome.timedOut)
+  }
+
+  @Test("A process killed by a signal says which")
+  func signal() throws {
+    let outcome = try Subprocess.run("/bin/sh", ["-c", "kill -SEGV $$"])
+    #expect(outcome.termination == .signaled(11))
+    #expect(outcome.termination.description == "signal 11 (SIGSEGV)")
+  }
+
+  @Test("A timeout kills the whole process group, grandchildren included")
+  func timeoutKillsGroup() throws {
+    let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("grandchild-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: pidFile) }
+    let outcome = try Subprocess.run(
+      "/bin/sh", ["-c", "sleep 30 & echo $! > \(pidFile.path); wait"], timeout: 1)
+    #expect(outcome.timedOut)
+    let pid = try #require(Int32(String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+    // Gone, or a zombie waiting for init to reap it: either way, not running.
+    let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?
+      .split(separator: " ").dropFirst(2).first
+    #expect(state == nil || state == "Z", "grandchild \(pid) still running: \(String(describing: state))")
+  }
+
+  @Test("A program that does not exist is a clear error")
+  func missingProgram() {
+    #expect {
+      try Subprocess.run("no-such-program-\(UUID().uuidString)", [])
+    } throws: { error in
+      String(describing: error).contains("cannot start")
+    }
+  }
+}
