@@ -1,0 +1,84 @@
+import ConcurrencyTestKit
+import Testing
+
+private struct Boom: Error, CustomStringConvertible {
+  var description: String { "Boom" }
+}
+
+@Suite("CallGate")
+struct CallGateTests {
+  @Test("Calls return in the order the test answers them, not the order they came in")
+  func answerOrder() async throws {
+    let events = EventLog()
+    let gate = CallGate<String, Int>("fetch", events: events)
+    let first = Task { try await gate.call("a") }
+    #expect(try await gate.waitForCall(0) == "a")
+    let second = Task { try await gate.call("b") }
+    #expect(try await gate.waitForCall(1) == "b")
+    gate.succeed(1, with: 2)
+    #expect(try await second.value == 2)
+    gate.fail(0, with: Boom())
+    await #expect(throws: Boom.self) { try await first.value }
+    #expect(events.events == [
+      #"fetch("a") called"#, #"fetch("b") called"#, #"fetch("b") returned 2"#, #"fetch("a") threw Boom"#,
+    ])
+    #expect(gate.arguments == ["a", "b"])
+  }
+
+  @Test("A cancelled caller gets CancellationError at once, and the gate records it")
+  func respectsCancellation() async throws {
+    let gate = CallGate<String, Int>("fetch", events: EventLog())
+    let caller = Task { try await gate.call("a") }
+    try await gate.waitForCall(0)
+    caller.cancel()
+    await #expect(throws: CancellationError.self) { try await caller.value }
+    #expect(gate.wasCancelled(0))
+    #expect(!gate.isWaiting(0))
+  }
+
+  @Test("A gate that ignores cancellation keeps the caller waiting and answers late")
+  func ignoresCancellation() async throws {
+    let events = EventLog()
+    let gate = CallGate<String, Int>("fetch", events: events, ignoresCancellation: true)
+    let caller = Task { try await gate.call("a") }
+    try await gate.waitForCall(0)
+    caller.cancel()
+    try await gate.waitForCancellation(of: 0)
+    #expect(gate.isWaiting(0))
+    gate.succeed(0, with: 1)
+    #expect(try await caller.value == 1)
+    #expect(events.events.last == #"fetch("a") returned 1 (late: its caller was cancelled)"#)
+  }
+
+  @Test("A call made by an already cancelled task is recorded and ends at once")
+  func cancelledBeforeCalling() async throws {
+    let gate = CallGate<String, Int>("fetch", events: EventLog())
+    let caller = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await gate.call("a")
+    }
+    await #expect(throws: CancellationError.self) { try await caller.value }
+    #expect(gate.callCount == 1)
+    #expect(gate.wasCancelled(0))
+  }
+
+  @Test("Waiting for a call that never comes fails the check with the log")
+  func missingCall() async throws {
+    let gate = CallGate<String, Int>("fetch", events: EventLog())
+    try await withKnownIssue {
+      try await gate.waitForCall(0)
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("Expected call 1 to fetch within 2s.") }
+    }
+  }
+
+  @Test("Answering a call that never came is reported as a test bug")
+  func answeringUnknownCall() {
+    let gate = CallGate<String, Int>("fetch", events: EventLog())
+    withKnownIssue {
+      gate.succeed(3, with: 1)
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("Test bug") }
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import ConcurrencyTestKit
+import Testing
+
+@Suite("EventLog")
+struct EventLogTests {
+  @Test("The transcript numbers events in order")
+  func transcript() {
+    let events = EventLog()
+    #expect(events.transcript == "Recorded events: (none)")
+    events.record("one")
+    events.record("two")
+    #expect(events.transcript == "Recorded events:\n  1. one\n  2. two")
+  }
+
+  @Test("A failed expectation says the behaviour, what was expected, what happened, and the log")
+  func failureMessage() {
+    let events = EventLog()
+    events.record("search(\"sw\") called")
+    withKnownIssue {
+      events.expect(["sw"], equals: ["swift"], "Only the latest keyword is sent")
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        """
+        Only the latest keyword is sent
+        Expected: ["swift"]
+        Actual:   ["sw"]
+        Recorded events:
+          1. search("sw") called
+        """
+      ]
+    }
+  }
+
+  @Test("A passing expectation records nothing")
+  func passing() throws {
+    let events = EventLog()
+    events.expect(1, equals: 1, "equal")
+    events.expect(true, "true")
+    try events.require(2, equals: 2, "equal")
+  }
+
+  @Test("require stops the check with one issue")
+  func requireStops() throws {
+    let events = EventLog()
+    try withKnownIssue {
+      try events.require(false, "Must hold", actual: "it did not")
+      Issue.record("not reached")
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.hasPrefix("Must hold\nActual:   it did not") }
+    }
+  }
+
+  @Test("Optionals show as their value or nil")
+  func showOptionals() {
+    #expect(show(Optional("a")) == #""a""#)
+    #expect(show(Optional<Int>.none) == "nil")
+    #expect(show([1, 2]) == "[1, 2]")
+  }
+
+  @Test("withinTimeLimit returns the operation's value")
+  func withinTimeLimitValue() async throws {
+    let events = EventLog()
+    let value = try await events.withinTimeLimit("an instant operation") { 42 }
+    #expect(value == 42)
+  }
+
+  @Test("withinTimeLimit fails a never-resumed continuation within the bound instead of hanging")
+  func withinTimeLimitHang() async throws {
+    let events = EventLog()
+    let start = ContinuousClock.now
+    try await withKnownIssue {
+      try await events.withinTimeLimit("a continuation nobody resumes") {
+        await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+      }
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("did not finish within 2s") }
+    }
+    #expect(start.duration(to: .now) < .seconds(10))
+  }
+}
