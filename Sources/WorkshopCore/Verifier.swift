@@ -35,36 +35,47 @@ public struct Verifier {
     self.progress = progress
   }
 
+  /// Counts verification items and prints them.
   private final class Tally {
     var passed = 0
     var failed = 0
+    let style: Style
+    let write: (String) -> Void
+
+    init(style: Style, write: @escaping (String) -> Void) {
+      self.style = style
+      self.write = write
+    }
+
+    /// Counts one item; prints it unless it passed and is `quiet`.
+    func item(_ ok: Bool, _ text: String, _ details: [String] = [], quiet: Bool = false) {
+      if ok { passed += 1 } else { failed += 1 }
+      if ok && quiet { return }
+      write("  " + style.mark(ok) + " " + text)
+      for line in details { write("      " + line) }
+    }
   }
 
   /// Runs every verification and returns the counts.
   public func run() -> (passed: Int, failed: Int) {
-    let tally = Tally()
-    func item(_ ok: Bool, _ text: String, details: [String] = []) {
-      if ok { tally.passed += 1 } else { tally.failed += 1 }
-      write("  " + style.mark(ok) + " " + text)
-      for line in details { write("      " + line) }
-    }
+    let tally = Tally(style: style, write: write)
 
     // 1. Layout.
     write(style.bold("Course layout"))
-    checkLayout(item)
+    checkLayout(tally)
 
     // 2. Solutions.
     write("")
     write(style.bold("Solutions pass every check"))
-    let solutionRuns = gradeRepeatedly(.solutions, item)
+    let solutionRuns = gradeRepeatedly(.solutions, tally)
     if let reports = solutionRuns.first {
       for report in reports {
         let failing = report.failing
-        item(
+        tally.item(
           failing.isEmpty && !report.checks.isEmpty && report.compileErrors.isEmpty
             && report.crash == nil && report.timeLimit == nil,
           "\(report.chapter.paddedNumber) \(report.chapter.title): \(report.passed)/\(report.checks.count) checks pass",
-          details: problems(of: report) + failing.flatMap { ["✗ \($0.name)"] + $0.issues.prefix(1).map { "  " + firstLines($0, 4) } })
+          problems(of: report) + failing.flatMap { ["✗ \($0.name)"] + $0.issues.prefix(1).map { "  " + firstLines($0, 4) } })
       }
     }
 
@@ -75,7 +86,7 @@ public struct Verifier {
     if !dirty.isEmpty {
       write(style.yellow("  note: Chapters/ has local changes; verify expects the starters as shipped (run it in a clean clone)."))
     }
-    let starterRuns = gradeRepeatedly(.chapters, item)
+    let starterRuns = gradeRepeatedly(.chapters, tally)
     if let reports = starterRuns.first {
       for report in reports {
         let declared = Set(report.chapter.starterFails)
@@ -86,10 +97,10 @@ public struct Verifier {
         for name in declared.intersection(names).subtracting(failing).sorted() { details.append("expected to fail, but passes: \(name)") }
         for name in failing.subtracting(declared).sorted() { details.append("fails, but is not declared: \(name)") }
         if declared.isEmpty { details.append("curriculum.json declares no failing check for this starter") }
-        item(
+        tally.item(
           details.isEmpty,
           "\(report.chapter.paddedNumber) \(report.chapter.title): fails \(failing.count) of \(report.checks.count) checks, as declared",
-          details: details)
+          details)
       }
     }
 
@@ -100,10 +111,10 @@ public struct Verifier {
       for (variant, runs) in [(Variant.solutions, solutionRuns), (.chapters, starterRuns)] where !runs.isEmpty {
         for (index, report) in runs[0].enumerated() {
           let differing = runs.indices.filter { runs[$0][index].signature != report.signature }
-          item(
+          tally.item(
             differing.isEmpty,
             "\(variant.rawValue) \(report.chapter.paddedNumber) \(report.chapter.title): identical in \(runs.count) runs",
-            details: differing.prefix(3).map { "run \($0 + 1): \(runs[$0][index].signature)" } + (differing.isEmpty ? [] : ["run 1: \(report.signature)"]))
+            differing.prefix(3).map { "run \($0 + 1): \(runs[$0][index].signature)" } + (differing.isEmpty ? [] : ["run 1: \(report.signature)"]))
         }
       }
     }
@@ -111,7 +122,7 @@ public struct Verifier {
     // 5. Tooling.
     write("")
     write(style.bold("Test kit and runner tests"))
-    runToolingTests(item)
+    runToolingTests(tally)
 
     write("")
     let line = "\(tally.passed) passed, \(tally.failed) failed"
@@ -121,22 +132,22 @@ public struct Verifier {
 
   // MARK: - Steps
 
-  private func checkLayout(_ item: (Bool, String, [String]) -> Void) {
+  private func checkLayout(_ tally: Tally) {
     let files = FileManager.default
     let root = workspace.root
     do {
       let expected = try workspace.expectedDigest()
       let recorded = try workspace.recordedDigest()
       if recorded == expected {
-        item(true, "Package.swift's curriculum digest matches curriculum.json", [])
+        tally.item(true, "Package.swift's curriculum digest matches curriculum.json", [])
       } else {
         try workspace.syncDigest()
-        item(
+        tally.item(
           false, "Package.swift's curriculum digest is stale",
           ["it is updated now: commit Package.swift so that every build sees the new curriculum.json"])
       }
     } catch {
-      item(false, "Package.swift's curriculum digest can be read", ["\(error)"])
+      tally.item(false, "Package.swift's curriculum digest can be read", ["\(error)"])
     }
     for chapter in workspace.curriculum.chapters {
       var problems: [String] = []
@@ -166,20 +177,20 @@ public struct Verifier {
         problems.append("no Slides/\(chapter.slides)")
       }
       if chapter.hints.count < 3 { problems.append("only \(chapter.hints.count) hints; at least 3 are needed") }
-      item(
+      tally.item(
         problems.isEmpty, "\(chapter.paddedNumber) \(chapter.title): starter, README, solution, checks, slides, hints",
         problems)
     }
   }
 
   /// Builds a variant once and grades it `repeatCount` times; empty if the build failed.
-  private func gradeRepeatedly(_ variant: Variant, _ item: (Bool, String, [String]) -> Void) -> [[ChapterReport]] {
+  private func gradeRepeatedly(_ variant: Variant, _ tally: Tally) -> [[ChapterReport]] {
     let grader = Grader(workspace: workspace, variant: variant, timeLimit: timeLimit, progress: progress)
     let build: Grader.Build
     do {
       build = try grader.build()
     } catch {
-      item(false, "the \(variant.rawValue) build", ["\(error)"])
+      tally.item(false, "the \(variant.rawValue) build", ["\(error)"])
       return []
     }
     return (0..<repeatCount).map { run in
@@ -188,13 +199,13 @@ public struct Verifier {
     }
   }
 
-  private func runToolingTests(_ item: (Bool, String, [String]) -> Void) {
+  private func runToolingTests(_ tally: Tally) {
     let grader = Grader(workspace: workspace, variant: .solutions, timeLimit: 900, progress: progress)
     let build: Grader.Build
     do {
       build = try grader.build()
     } catch {
-      item(false, "the tooling build", ["\(error)"])
+      tally.item(false, "the tooling build", ["\(error)"])
       return
     }
     for module in Self.toolingTestModules {
@@ -204,13 +215,17 @@ public struct Verifier {
       progress?("Running \(module)")
       let report = grader.runChecks(of: pseudoChapter, binary: build.testBinary)
       if report.checks.isEmpty {
-        item(false, "\(module): no tests ran", problems(of: report))
+        tally.item(false, "\(module): no tests ran", problems(of: report))
       }
       for check in report.checks {
-        item(check.status == .passed, "\(module): \(check.name)", check.issues.map { firstLines($0, 6) })
+        tally.item(check.status == .passed, "\(module): \(check.name)", check.issues.map { firstLines($0, 6) }, quiet: true)
       }
-      if let crash = report.crash { item(false, "\(module) crashed", [crash]) }
-      if report.timeLimit != nil { item(false, "\(module) timed out", []) }
+      let passed = report.checks.filter { $0.status == .passed }.count
+      if !report.checks.isEmpty {
+        write("  " + style.mark(passed == report.checks.count) + " \(module): \(passed)/\(report.checks.count) tests pass")
+      }
+      if let crash = report.crash { tally.item(false, "\(module) crashed", [crash]) }
+      if report.timeLimit != nil { tally.item(false, "\(module) timed out", []) }
     }
   }
 
