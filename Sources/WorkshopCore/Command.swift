@@ -86,7 +86,8 @@ extension Command {
       case "--repeat":
         let text = try inlineValue ?? value(for: flag)
         guard let count = Int(text), (1...1000).contains(count) else {
-          throw UsageError(message: "'--repeat' takes a whole number from 1 to 1000, not '\(text)'", subcommand: "verify")
+          throw UsageError(
+            message: "'--repeat' takes a whole number from 1 to 1000, not '\(text)'", subcommand: "verify")
         }
         repeatCount = count
       default:
@@ -109,7 +110,8 @@ extension Command {
     }
     func chapterArgument() throws -> String {
       guard let chapter = rest.first else {
-        throw UsageError(message: "'\(subcommand)' needs a chapter, for example '\(subcommand) 04'", subcommand: subcommand)
+        throw UsageError(
+          message: "'\(subcommand)' needs a chapter, for example '\(subcommand) 04'", subcommand: subcommand)
       }
       try noMore(1)
       return chapter
@@ -156,7 +158,8 @@ extension Command {
           message: "unknown subcommand '\(subcommand)'. Did you mean 'check \(subcommand)'?")
       }
       let guess = Command.subcommands.min { editDistance(subcommand, $0) < editDistance(subcommand, $1) }
-      let suggestion = guess.flatMap { editDistance(subcommand, $0) <= 2 ? " Did you mean '\($0)'?" : nil } ?? ""
+      let suggestion =
+        guess.flatMap { editDistance(subcommand, $0) <= 2 ? " Did you mean '\($0)'?" : nil } ?? ""
       throw UsageError(message: "unknown subcommand '\(subcommand)'.\(suggestion)")
     }
   }

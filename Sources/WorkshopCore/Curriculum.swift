@@ -117,7 +117,8 @@ extension Curriculum {
         chapter.name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) })
       else {
         throw CurriculumError(
-          description: "\(source): chapter name \"\(chapter.name)\" must be letters and digits, starting with a letter")
+          description:
+            "\(source): chapter name \"\(chapter.name)\" must be letters and digits, starting with a letter")
       }
       guard names.insert(chapter.name.lowercased()).inserted else {
         throw CurriculumError(description: "\(source): chapter name \"\(chapter.name)\" appears twice")
@@ -144,10 +145,11 @@ extension Curriculum {
     guard !key.isEmpty else { return nil }
     let scored = chapters.map { chapter -> (Chapter, Int) in
       let candidates = [chapter.name, chapter.folder, chapter.title].map(Self.normalized)
-      let best = candidates.map { candidate -> Int in
-        if candidate.contains(key) || key.contains(candidate) { return 0 }
-        return editDistance(key, candidate)
-      }.min() ?? .max
+      let best =
+        candidates.map { candidate -> Int in
+          if candidate.contains(key) || key.contains(candidate) { return 0 }
+          return editDistance(key, candidate)
+        }.min() ?? .max
       return (chapter, best)
     }
     guard let (chapter, distance) = scored.min(by: { $0.1 < $1.1 }) else { return nil }

@@ -34,7 +34,8 @@ public struct Workspace: Sendable {
       if parent.path == folder.path {
         throw CurriculumError(
           description:
-            "no workshop here: \(Curriculum.fileName) and Package.swift were not found in \(start.path) or above it. Run the command from the workshop's folder.")
+            "no workshop here: \(Curriculum.fileName) and Package.swift were not found in \(start.path) or above it. Run the command from the workshop's folder."
+        )
       }
       folder = parent
     }
@@ -207,7 +208,10 @@ public struct Grader: Sendable {
         newlyBroken[number, default: []].append(relativize(error.text))
       }
       if newlyBroken.isEmpty {
-        let shown = errors.isEmpty ? Self.tail(of: output, lines: 30) : errors.prefix(5).map { relativize($0.text) }.joined(separator: "\n")
+        let shown =
+          errors.isEmpty
+          ? Self.tail(of: output, lines: 30)
+          : errors.prefix(5).map { relativize($0.text) }.joined(separator: "\n")
         throw GradingError(
           description: "the build failed outside any chapter (\(variant.rawValue)):\n\(shown)")
       }
@@ -300,11 +304,13 @@ public struct Grader: Sendable {
     if !outcome.timedOut {
       switch outcome.termination {
       case .signaled(let signal):
-        crash = (["the checks' process was killed by \(signalName(signal))"]
+        crash =
+          (["the checks' process was killed by \(signalName(signal))"]
           + Diagnostics.crashReason(in: outcome.standardError)).joined(separator: "\n")
       case .exited(let code) where code != 0 && code != 1:
         // Swift Testing exits 1 when checks fail; anything else is the process giving up.
-        crash = (["the checks' process exited with code \(code)"]
+        crash =
+          (["the checks' process exited with code \(code)"]
           + Diagnostics.crashReason(in: outcome.standardError)).joined(separator: "\n")
       default:
         break
@@ -318,7 +324,8 @@ public struct Grader: Sendable {
     let folder = workspace.scratchPath(for: variant).appendingPathComponent("debug")
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     guard let name = names.sorted().first(where: { $0.hasSuffix("PackageTests.xctest") }) else {
-      throw GradingError(description: "the build succeeded but no test executable was found in \(folder.path)")
+      throw GradingError(
+        description: "the build succeeded but no test executable was found in \(folder.path)")
     }
     return folder.appendingPathComponent(name)
   }

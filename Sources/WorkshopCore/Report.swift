@@ -71,7 +71,8 @@ public struct Report: Sendable {
   public func chapterDetail(_ report: ChapterReport) -> String {
     let chapter = report.chapter
     var lines = [
-      style.bold("Chapter \(chapter.paddedNumber) · \(chapter.title)") + style.dim("  (\(report.state.rawValue))"),
+      style.bold("Chapter \(chapter.paddedNumber) · \(chapter.title)")
+        + style.dim("  (\(report.state.rawValue))"),
       style.dim(chapter.summary), "",
     ]
     if !report.compileErrors.isEmpty {
@@ -110,7 +111,8 @@ public struct Report: Sendable {
       lines.append("")
       lines.append(
         style.red("The checks did not finish within \(Int(limit)) s and were stopped.")
-          + " Something in the chapter blocks forever: a lock or semaphore held across an await, or an endless loop?")
+          + " Something in the chapter blocks forever: a lock or semaphore held across an await, or an endless loop?"
+      )
     }
     lines.append("")
     lines.append("\(report.passed) of \(report.checks.count) checks pass.")

@@ -75,7 +75,8 @@ public struct Verifier {
           failing.isEmpty && !report.checks.isEmpty && report.compileErrors.isEmpty
             && report.crash == nil && report.timeLimit == nil,
           "\(report.chapter.paddedNumber) \(report.chapter.title): \(report.passed)/\(report.checks.count) checks pass",
-          problems(of: report) + failing.flatMap { ["✗ \($0.name)"] + $0.issues.prefix(1).map { "  " + firstLines($0, 4) } })
+          problems(of: report)
+            + failing.flatMap { ["✗ \($0.name)"] + $0.issues.prefix(1).map { "  " + firstLines($0, 4) } })
       }
     }
 
@@ -84,7 +85,10 @@ public struct Verifier {
     write(style.bold("Starters fail exactly the declared checks"))
     let dirty = gitStatus(paths: ["Chapters"])
     if !dirty.isEmpty {
-      write(style.yellow("  note: Chapters/ has local changes; verify expects the starters as shipped (run it in a clean clone)."))
+      write(
+        style.yellow(
+          "  note: Chapters/ has local changes; verify expects the starters as shipped (run it in a clean clone)."
+        ))
     }
     let starterRuns = gradeRepeatedly(.chapters, tally)
     if let reports = starterRuns.first {
@@ -93,9 +97,15 @@ public struct Verifier {
         let names = Set(report.checks.map(\.name))
         let failing = Set(report.failing.map(\.name))
         var details = problems(of: report)
-        for name in declared.subtracting(names).sorted() { details.append("declared, but no such check: \(name)") }
-        for name in declared.intersection(names).subtracting(failing).sorted() { details.append("expected to fail, but passes: \(name)") }
-        for name in failing.subtracting(declared).sorted() { details.append("fails, but is not declared: \(name)") }
+        for name in declared.subtracting(names).sorted() {
+          details.append("declared, but no such check: \(name)")
+        }
+        for name in declared.intersection(names).subtracting(failing).sorted() {
+          details.append("expected to fail, but passes: \(name)")
+        }
+        for name in failing.subtracting(declared).sorted() {
+          details.append("fails, but is not declared: \(name)")
+        }
         if declared.isEmpty { details.append("curriculum.json declares no failing check for this starter") }
         tally.item(
           details.isEmpty,
@@ -108,13 +118,15 @@ public struct Verifier {
     if repeatCount > 1 {
       write("")
       write(style.bold("Identical results over \(repeatCount) runs"))
-      for (variant, runs) in [(Variant.solutions, solutionRuns), (.chapters, starterRuns)] where !runs.isEmpty {
+      for (variant, runs) in [(Variant.solutions, solutionRuns), (.chapters, starterRuns)] where !runs.isEmpty
+      {
         for (index, report) in runs[0].enumerated() {
           let differing = runs.indices.filter { runs[$0][index].signature != report.signature }
           tally.item(
             differing.isEmpty,
             "\(variant.rawValue) \(report.chapter.paddedNumber) \(report.chapter.title): identical in \(runs.count) runs",
-            differing.prefix(3).map { "run \($0 + 1): \(runs[$0][index].signature)" } + (differing.isEmpty ? [] : ["run 1: \(report.signature)"]))
+            differing.prefix(3).map { "run \($0 + 1): \(runs[$0][index].signature)" }
+              + (differing.isEmpty ? [] : ["run 1: \(report.signature)"]))
         }
       }
     }
@@ -158,7 +170,8 @@ public struct Verifier {
       if starterSources.isEmpty { problems.append("no Swift files in Chapters/\(chapter.folder)") }
       if solutionSources != starterSources {
         problems.append(
-          "Solutions/\(chapter.folder) does not mirror Chapters/\(chapter.folder): \(starterSources) vs \(solutionSources)")
+          "Solutions/\(chapter.folder) does not mirror Chapters/\(chapter.folder): \(starterSources) vs \(solutionSources)"
+        )
       }
       for file in chapter.files where !files.fileExists(atPath: starter.appendingPathComponent(file).path) {
         problems.append("curriculum.json lists \(file), which is not in Chapters/\(chapter.folder)")
@@ -168,7 +181,9 @@ public struct Verifier {
       }
       for file in starterSources {
         let text = (try? String(contentsOf: starter.appendingPathComponent(file), encoding: .utf8)) ?? ""
-        if !text.contains("TODO:") { problems.append("Chapters/\(chapter.folder)/\(file) marks no place to edit with // TODO:") }
+        if !text.contains("TODO:") {
+          problems.append("Chapters/\(chapter.folder)/\(file) marks no place to edit with // TODO:")
+        }
       }
       if !files.fileExists(atPath: root.appendingPathComponent("Tests/\(chapter.testFolder)").path) {
         problems.append("no Tests/\(chapter.testFolder)")
@@ -176,9 +191,12 @@ public struct Verifier {
       if !files.fileExists(atPath: root.appendingPathComponent("Slides/\(chapter.slides)").path) {
         problems.append("no Slides/\(chapter.slides)")
       }
-      if chapter.hints.count < 3 { problems.append("only \(chapter.hints.count) hints; at least 3 are needed") }
+      if chapter.hints.count < 3 {
+        problems.append("only \(chapter.hints.count) hints; at least 3 are needed")
+      }
       tally.item(
-        problems.isEmpty, "\(chapter.paddedNumber) \(chapter.title): starter, README, solution, checks, slides, hints",
+        problems.isEmpty,
+        "\(chapter.paddedNumber) \(chapter.title): starter, README, solution, checks, slides, hints",
         problems)
     }
   }
@@ -218,11 +236,15 @@ public struct Verifier {
         tally.item(false, "\(module): no tests ran", problems(of: report))
       }
       for check in report.checks {
-        tally.item(check.status == .passed, "\(module): \(check.name)", check.issues.map { firstLines($0, 6) }, quiet: true)
+        tally.item(
+          check.status == .passed, "\(module): \(check.name)", check.issues.map { firstLines($0, 6) },
+          quiet: true)
       }
       let passed = report.checks.filter { $0.status == .passed }.count
       if !report.checks.isEmpty {
-        write("  " + style.mark(passed == report.checks.count) + " \(module): \(passed)/\(report.checks.count) tests pass")
+        write(
+          "  " + style.mark(passed == report.checks.count)
+            + " \(module): \(passed)/\(report.checks.count) tests pass")
       }
       if let crash = report.crash { tally.item(false, "\(module) crashed", [crash]) }
       if report.timeLimit != nil { tally.item(false, "\(module) timed out", []) }
@@ -236,7 +258,8 @@ public struct Verifier {
     lines += report.compileErrors.map { "does not compile: " + firstLines($0, 3) }
     if let crash = report.crash { lines.append("crashed: " + crash) }
     if let limit = report.timeLimit { lines.append("timed out after \(Int(limit)) s") }
-    if report.checks.isEmpty && report.compileErrors.isEmpty && report.crash == nil && report.timeLimit == nil {
+    if report.checks.isEmpty && report.compileErrors.isEmpty && report.crash == nil && report.timeLimit == nil
+    {
       lines.append("no checks ran")
     }
     return lines

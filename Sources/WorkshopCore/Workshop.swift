@@ -126,7 +126,9 @@ public struct Workshop {
     return ExitCode.success
   }
 
-  private func check(_ chapter: Curriculum.Chapter, _ workspace: Workspace, _ options: Command.Options) -> Int32 {
+  private func check(_ chapter: Curriculum.Chapter, _ workspace: Workspace, _ options: Command.Options)
+    -> Int32
+  {
     guard let reports = grade(workspace, options, chapters: [chapter]), let report = reports.first else {
       return ExitCode.failure
     }
@@ -152,22 +154,28 @@ public struct Workshop {
     }
     let shown = counts[chapter.folder] ?? 0
     guard shown < chapter.hints.count else {
-      console.out("That was the last hint for chapter \(chapter.paddedNumber) (\(chapter.hints.count) of \(chapter.hints.count)).")
+      console.out(
+        "That was the last hint for chapter \(chapter.paddedNumber) (\(chapter.hints.count) of \(chapter.hints.count))."
+      )
       console.out(
         "When you are ready, compare with the reference in \(style.cyan("Solutions/\(chapter.folder)/")),"
-          + " or run \(style.bold("swift run workshop hint \(chapter.paddedNumber) --reset")) to read them again.")
+          + " or run \(style.bold("swift run workshop hint \(chapter.paddedNumber) --reset")) to read them again."
+      )
       return ExitCode.success
     }
     counts[chapter.folder] = shown + 1
     do { try store.save(counts) } catch {
       console.err("warning: cannot save hint progress: \(error.localizedDescription)")
     }
-    console.out(style.bold("Hint \(shown + 1) of \(chapter.hints.count)") + style.dim(" · chapter \(chapter.paddedNumber), \(chapter.title)"))
+    console.out(
+      style.bold("Hint \(shown + 1) of \(chapter.hints.count)")
+        + style.dim(" · chapter \(chapter.paddedNumber), \(chapter.title)"))
     console.out("")
     console.out(chapter.hints[shown])
     console.out("")
     let more = shown + 1 < chapter.hints.count ? "Run it again for the next hint, or try " : "Try "
-    console.out(more + style.bold("swift run workshop check \(chapter.paddedNumber)") + " after your next change.")
+    console.out(
+      more + style.bold("swift run workshop check \(chapter.paddedNumber)") + " after your next change.")
     return ExitCode.success
   }
 
@@ -198,7 +206,9 @@ public struct Workshop {
     return nil
   }
 
-  private func grade(_ workspace: Workspace, _ options: Command.Options, chapters: [Curriculum.Chapter]?) -> [ChapterReport]? {
+  private func grade(_ workspace: Workspace, _ options: Command.Options, chapters: [Curriculum.Chapter]?)
+    -> [ChapterReport]?
+  {
     do {
       if try workspace.syncDigest() {
         console.err(style.dim("note: curriculum.json changed; updated the digest line in Package.swift."))

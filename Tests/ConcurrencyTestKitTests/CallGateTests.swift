@@ -19,9 +19,10 @@ struct CallGateTests {
     #expect(try await second.value == 2)
     gate.fail(0, with: Boom())
     await #expect(throws: Boom.self) { try await first.value }
-    #expect(events.events == [
-      #"fetch("a") called"#, #"fetch("b") called"#, #"fetch("b") returned 2"#, #"fetch("a") threw Boom"#,
-    ])
+    #expect(
+      events.events == [
+        #"fetch("a") called"#, #"fetch("b") called"#, #"fetch("b") returned 2"#, #"fetch("a") threw Boom"#,
+      ])
     #expect(gate.arguments == ["a", "b"])
   }
 

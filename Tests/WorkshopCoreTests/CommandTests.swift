@@ -51,7 +51,10 @@ struct CommandTests {
       (["--bogus"], "unknown option '--bogus'"),
       (["verify", "--repeat", "0"], "'--repeat' takes a whole number from 1 to 1000, not '0'"),
       (["verify", "--repeat"], "missing value for '--repeat'"),
-      (["check", "04", "--timeout", "soon"], "'--timeout' takes a number of seconds from 1 to 3600, not 'soon'"),
+      (
+        ["check", "04", "--timeout", "soon"],
+        "'--timeout' takes a number of seconds from 1 to 3600, not 'soon'"
+      ),
       (["hint", "04", "--solutions"], "'--solutions' does not apply to 'hint'"),
       (["progress", "--repeat", "3"], "'--repeat' only applies to 'verify'"),
       (["list", "--reset"], "'--reset' only applies to 'hint'"),

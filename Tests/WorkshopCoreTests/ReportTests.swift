@@ -43,7 +43,9 @@ struct ReportTests {
           CheckResult(id: "x", name: "Sends one request", status: .failed, issues: ["boom"]),
           CheckResult(id: "y", name: "y", status: .passed),
         ]),
-      ChapterReport(chapter: chapter(3, "Three", fails: []), compileErrors: ["Chapters/03-Three/Code.swift:1:1: error: no"]),
+      ChapterReport(
+        chapter: chapter(3, "Three", fails: []),
+        compileErrors: ["Chapters/03-Three/Code.swift:1:1: error: no"]),
     ]
     let text = report.progress(reports)
     #expect(text.contains("01  One"))
@@ -69,10 +71,12 @@ struct ReportTests {
       ChapterReport(
         chapter: chapter(2, "Two", fails: []),
         checks: [
-          CheckResult(id: "x", name: "Sends one request", status: .failed, issues: ["Expected: 1\nActual:   2"]),
+          CheckResult(
+            id: "x", name: "Sends one request", status: .failed, issues: ["Expected: 1\nActual:   2"]),
           CheckResult(id: "y", name: "Keeps the list", status: .passed),
         ]))
-    #expect(detail.contains("  ✗ Sends one request\n      Expected: 1\n      Actual:   2\n  ✓ Keeps the list"))
+    #expect(
+      detail.contains("  ✗ Sends one request\n      Expected: 1\n      Actual:   2\n  ✓ Keeps the list"))
     #expect(detail.contains("1 of 2 checks pass."))
     #expect(detail.contains("swift run workshop hint 02"))
   }

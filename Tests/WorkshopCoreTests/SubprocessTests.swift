@@ -14,7 +14,9 @@ private func isDeadOrDying(_ pid: Int32) -> Bool {
     }, uniquingKeysWith: { first, _ in first })
   if fields["State"]?.hasPrefix("Z") == true { return true }
   let sigkill: UInt64 = 1 << 8
-  return ["SigPnd", "ShdPnd"].contains { UInt64(fields[$0] ?? "0", radix: 16).map { $0 & sigkill != 0 } ?? false }
+  return ["SigPnd", "ShdPnd"].contains {
+    UInt64(fields[$0] ?? "0", radix: 16).map { $0 & sigkill != 0 } ?? false
+  }
 }
 
 @Suite("Subprocess")
@@ -37,12 +39,14 @@ struct SubprocessTests {
 
   @Test("A timeout kills the whole process group, grandchildren included")
   func timeoutKillsGroup() throws {
-    let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("grandchild-\(UUID().uuidString)")
+    let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "grandchild-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: pidFile) }
     let outcome = try Subprocess.run(
       "/bin/sh", ["-c", "sleep 30 & echo $! > \(pidFile.path); wait"], timeout: 1)
     #expect(outcome.timedOut)
-    let pid = try #require(Int32(String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+    let pid = try #require(
+      Int32(String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
     #expect(isDeadOrDying(pid), "grandchild \(pid) was not killed")
   }
 

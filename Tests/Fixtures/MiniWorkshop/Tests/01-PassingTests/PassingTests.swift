@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Passing
 
 @Suite struct PassingTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Failing
 
 @Suite struct FailingTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Crashing
 
 @Suite(.serialized) struct CrashingTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Hanging
 
 @Suite struct HangingTests {
