@@ -35,7 +35,8 @@ file="$work/clone/Chapters/04-DebouncedSearch/SearchModel.swift"
 edit=()
 for i in $(seq "$runs"); do
   # A real edit: a changed statement inside a function body.
-  sed -i "s/debounce: Duration = .milliseconds([0-9]*)/debounce: Duration = .milliseconds(30$i)/" "$file"
+  sed -i "s/errorMessage = \"Search failed[0-9]*: /errorMessage = \"Search failed$i: /" "$file"
+  grep -q "Search failed$i: " "$file" || { echo "the edit did not apply"; exit 1; }
   start=$(now)
   (cd "$work/clone" && swift run workshop check 04 > "$work/edit.txt" 2>&1) || true
   edit+=("$(elapsed "$start" "$(now)")")

@@ -94,7 +94,9 @@ public enum Subprocess {
     posix_spawnattr_setpgroup(&attributes, 0)
 
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    // A stable order: SwiftPM keys its manifest cache on the environment as
+    // given, and a dictionary's order changes from one process to the next.
+    let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       for pointer in argv + envp { free(pointer) }
     }
