@@ -188,6 +188,6 @@ public final class CallGate<Argument: Sendable, Output: Sendable>: Sendable {
   }
 
   private func label(_ argument: Argument) -> String {
-    "\(name)(\(show(argument)))"
+    Argument.self == Void.self ? "\(name)()" : "\(name)(\(show(argument)))"
   }
 }
