@@ -101,6 +101,14 @@ public final class CallGate<Argument: Sendable, Output: Sendable>: Sendable {
     state.current.calls.count
   }
 
+  /// The indices of the calls still suspended, waiting for an answer, oldest first.
+  public var waitingCalls: [Int] {
+    state.current.calls.indices.filter { index in
+      if case .waiting = state.current.calls[index].status { return true }
+      return false
+    }
+  }
+
   /// Whether the task that made call `index` (0-based) has been cancelled.
   public func wasCancelled(_ index: Int) -> Bool {
     let calls = state.current.calls

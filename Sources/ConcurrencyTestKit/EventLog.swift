@@ -169,13 +169,22 @@ public final class EventLog: Sendable {
 
 /// A readable rendering of a value for failure messages.
 ///
-/// Strings keep their quotes, optionals show as their value or `nil`, and types
-/// with a `description` use it.
+/// Strings keep their quotes, optionals show as their value or `nil`, types
+/// with a `description` use it, and enum cases name their type
+/// (`MirrorError.noMirrors`), without the module prefix.
 public func show<Value>(_ value: Value) -> String {
   let mirror = Mirror(reflecting: value)
   if mirror.displayStyle == .optional {
     guard let wrapped = mirror.children.first?.value else { return "nil" }
     return show(wrapped)
   }
-  return String(reflecting: value)
+  switch value {
+  case is String, is Substring, is Character:
+    return String(reflecting: value)
+  case is any CustomStringConvertible:
+    return String(describing: value)
+  default:
+    if mirror.displayStyle == .enum { return "\(type(of: value)).\(value)" }
+    return String(describing: value)
+  }
 }

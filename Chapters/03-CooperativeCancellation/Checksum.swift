@@ -1,0 +1,30 @@
+// Chapter 03: Cooperative cancellation (exercise 1 of 2)
+//
+// Goal: `checksum(of:)` computes an Adler-32 checksum over a file, chunk by
+// chunk, and stops within one chunk when its task is cancelled, throwing
+// `CancellationError` instead of returning a value nobody wants.
+//
+// Run `swift run workshop check 03` to see which behaviours still fail.
+
+/// Where the job reads its data, one chunk at a time (a file, in the app).
+protocol ChunkSource: Sendable {
+  /// How many chunks there are.
+  var chunkCount: Int { get }
+  /// Reads chunk `index`: slow, so a cancelled job should not read more than it must.
+  func chunk(at index: Int) -> [UInt8]
+}
+
+/// Computes the Adler-32 checksum of every chunk of `source`, in order.
+func checksum(of source: any ChunkSource) async throws -> UInt32 {
+  var a: UInt32 = 1
+  var b: UInt32 = 0
+  for index in 0..<source.chunkCount {
+    // TODO: Cancelling a task only sets a flag. This loop never looks at it,
+    // so a cancelled job reads and adds up every chunk anyway.
+    for byte in source.chunk(at: index) {
+      a = (a + UInt32(byte)) % 65521
+      b = (b + a) % 65521
+    }
+  }
+  return (b << 16) | a
+}

@@ -1,0 +1,206 @@
+import ConcurrencyTestKit
+import Testing
+
+@testable import TaskTree
+
+private struct ServiceDown: Error, Equatable, CustomStringConvertible {
+  var description: String { "ServiceDown" }
+}
+
+/// The three loads, answered by the test through gates.
+private struct FakeDashboardService: DashboardService {
+  let profile: CallGate<Void, Profile>
+  let feed: CallGate<Void, [FeedItem]>
+  let badges: CallGate<Void, [Badge]>
+
+  func loadProfile() async throws -> Profile { try await profile.call(()) }
+  func loadFeed() async throws -> [FeedItem] { try await feed.call(()) }
+  func loadBadges() async throws -> [Badge] { try await badges.call(()) }
+}
+
+private let ada = Profile(name: "Ada")
+private let posts = [FeedItem(title: "Hello"), FeedItem(title: "Structured concurrency")]
+private let earned = [Badge(name: "First post")]
+
+/// Which of the three loads a check is about.
+enum Load: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case profile, feed, badges
+  var testDescription: String { "the \(rawValue) load" }
+}
+
+/// A dashboard screen wired to gated loads.
+@MainActor
+private struct Screen {
+  let events = EventLog()
+  let profile: CallGate<Void, Profile>
+  let feed: CallGate<Void, [FeedItem]>
+  let badges: CallGate<Void, [Badge]>
+  let model: DashboardModel
+
+  init(loadsIgnoreCancellation: Bool = false) {
+    profile = CallGate("loadProfile", events: events, ignoresCancellation: loadsIgnoreCancellation)
+    feed = CallGate("loadFeed", events: events, ignoresCancellation: loadsIgnoreCancellation)
+    badges = CallGate("loadBadges", events: events, ignoresCancellation: loadsIgnoreCancellation)
+    model = DashboardModel(service: FakeDashboardService(profile: profile, feed: feed, badges: badges))
+  }
+
+  /// Calls `refresh()` from a task of its own, as the screen does, and logs how it ends.
+  func startRefresh() -> Task<Void, any Error> {
+    let events = self.events
+    let model = self.model
+    events.record("screen calls refresh()")
+    return Task {
+      do {
+        try await model.refresh()
+        events.record("refresh() returned")
+      } catch {
+        events.record("refresh() threw \(show(error))")
+        throw error
+      }
+    }
+  }
+
+  /// Waits until all three loads are in flight at once.
+  func waitForAllLoads(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    try await profile.waitForCall(0, sourceLocation: sourceLocation)
+    try await feed.waitForCall(0, sourceLocation: sourceLocation)
+    try await badges.waitForCall(0, sourceLocation: sourceLocation)
+  }
+
+  func fail(_ load: Load, with error: any Error) {
+    switch load {
+    case .profile: profile.fail(0, with: error)
+    case .feed: feed.fail(0, with: error)
+    case .badges: badges.fail(0, with: error)
+    }
+  }
+
+  func succeed(_ load: Load) {
+    switch load {
+    case .profile: profile.succeed(0, with: ada)
+    case .feed: feed.succeed(0, with: posts)
+    case .badges: badges.succeed(0, with: earned)
+    }
+  }
+
+  func waitForCancellation(of load: Load, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    switch load {
+    case .profile: try await profile.waitForCancellation(of: 0, sourceLocation: sourceLocation)
+    case .feed: try await feed.waitForCancellation(of: 0, sourceLocation: sourceLocation)
+    case .badges: try await badges.waitForCancellation(of: 0, sourceLocation: sourceLocation)
+    }
+  }
+
+  /// Whether any load is still waiting for an answer.
+  var loadsStillRunning: [String] {
+    [("profile", profile.isWaiting(0)), ("feed", feed.isWaiting(0)), ("badges", badges.isWaiting(0))]
+      .filter(\.1).map(\.0)
+  }
+
+  /// Whether the caller's `refresh()` has come back, one way or the other.
+  var refreshHasReturned: Bool {
+    events.events.contains { $0.hasPrefix("refresh() returned") || $0.hasPrefix("refresh() threw") }
+  }
+
+  /// Waits for the caller's task and returns how it ended.
+  func outcome(of caller: Task<Void, any Error>) async throws -> String {
+    try await events.withinTimeLimit("refresh()") {
+      do {
+        try await caller.value
+        return "returned"
+      } catch {
+        return "threw \(show(error))"
+      }
+    }
+  }
+}
+
+@MainActor
+@Suite("01 Task tree")
+struct TaskTreeTests {
+  @Test("Loads the profile, the feed and the badges at the same time")
+  func loadsInParallel() async throws {
+    let screen = Screen()
+    let caller = screen.startRefresh()
+    try await screen.waitForAllLoads()
+    for load in Load.allCases { screen.succeed(load) }
+    screen.events.expect(try await screen.outcome(of: caller), equals: "returned", "refresh() succeeds")
+  }
+
+  @Test("Shows each load's result in its own field, whatever order they finish in")
+  func resultsLandInTheirFields() async throws {
+    let screen = Screen()
+    let caller = screen.startRefresh()
+    try await screen.waitForAllLoads()
+    for load in Load.allCases.reversed() { screen.succeed(load) }
+    try screen.events.require(
+      try await screen.outcome(of: caller), equals: "returned", "refresh() succeeds")
+    screen.events.expect(
+      screen.model.dashboard, equals: Dashboard(profile: ada, feed: posts, badges: earned),
+      "The dashboard shows the profile, the feed and the badges")
+  }
+
+  @Test("refresh() returns only after every load has finished")
+  func returnsWhenDone() async throws {
+    let screen = Screen()
+    let caller = screen.startRefresh()
+    try await screen.waitForAllLoads()
+    try screen.events.require(
+      !screen.refreshHasReturned, "refresh() is still running while its loads are in flight",
+      actual: "refresh() came back before any load finished")
+    for load in Load.allCases { screen.succeed(load) }
+    screen.events.expect(try await screen.outcome(of: caller), equals: "returned", "refresh() succeeds")
+    screen.events.expect(
+      screen.model.dashboard != nil, "The dashboard is on screen the moment refresh() returns",
+      actual: "nothing is shown yet")
+  }
+
+  @Test("A failing load cancels the other loads, and its error reaches the caller", arguments: Load.allCases)
+  func failureCancelsSiblings(failing: Load) async throws {
+    let screen = Screen()
+    let caller = screen.startRefresh()
+    try await screen.waitForAllLoads()
+    screen.fail(failing, with: ServiceDown())
+    for other in Load.allCases where other != failing {
+      try await screen.waitForCancellation(of: other)
+    }
+    screen.events.expect(
+      try await screen.outcome(of: caller), equals: "threw ServiceDown",
+      "refresh() throws the failing load's error")
+    screen.events.expect(screen.model.dashboard, equals: nil, "Nothing is shown")
+  }
+
+  @Test("Cancelling the caller cancels every load and shows nothing")
+  func cancellingTheCaller() async throws {
+    let screen = Screen()
+    let caller = screen.startRefresh()
+    try await screen.waitForAllLoads()
+    screen.events.record("screen goes away: its task is cancelled")
+    caller.cancel()
+    for load in Load.allCases { try await screen.waitForCancellation(of: load) }
+    screen.events.expect(
+      try await screen.outcome(of: caller), equals: "threw CancellationError()",
+      "refresh() ends with CancellationError")
+    screen.events.expect(screen.model.dashboard, equals: nil, "Nothing is shown")
+  }
+
+  @Test("refresh() leaves nothing running: it waits for cancelled loads to wind down")
+  func leavesNothingRunning() async throws {
+    let screen = Screen(loadsIgnoreCancellation: true)
+    let caller = screen.startRefresh()
+    try await screen.waitForAllLoads()
+    screen.fail(.profile, with: ServiceDown())
+    try await screen.waitForCancellation(of: .feed)
+    try await screen.waitForCancellation(of: .badges)
+    try screen.events.require(
+      !screen.refreshHasReturned, "refresh() does not return while cancelled loads are still running",
+      actual: "it returned and left \(screen.loadsStillRunning.joined(separator: " and ")) running")
+    screen.succeed(.feed)
+    screen.succeed(.badges)
+    screen.events.expect(
+      try await screen.outcome(of: caller), equals: "threw ServiceDown",
+      "refresh() throws the failing load's error once the others have finished")
+    screen.events.expect(screen.loadsStillRunning, equals: [], "No load is left running")
+    screen.events.expect(screen.model.dashboard, equals: nil, "Nothing is shown")
+  }
+}

@@ -1,0 +1,271 @@
+import ConcurrencyTestKit
+import Testing
+
+@testable import TaskGroups
+
+private struct Offline: Error, Equatable, CustomStringConvertible {
+  var description: String { "Offline" }
+}
+
+// MARK: - Thumbnails
+
+private struct FakeThumbnails: ThumbnailService {
+  let gate: CallGate<Int, Thumbnail>
+  func thumbnail(for productID: Int) async throws -> Thumbnail { try await gate.call(productID) }
+}
+
+private func thumbnail(of id: Int) -> Thumbnail { Thumbnail(pixels: "product \(id)") }
+
+@Suite("02 Task groups: thumbnails")
+struct ThumbnailTests {
+  @Test("Loads every thumbnail at the same time")
+  func loadsAtOnce() async throws {
+    let events = EventLog()
+    let executor = StepExecutor(events: events)
+    let gate = CallGate<Int, Thumbnail>("thumbnail", events: events)
+    let load = executor.spawn("loadThumbnails") {
+      try await loadThumbnails(for: [1, 2, 3], from: FakeThumbnails(gate: gate))
+    }
+    executor.runUntilIdle()
+    events.expect(Set(gate.arguments), equals: [1, 2, 3], "All three downloads are in flight at once")
+    for index in 0..<gate.callCount { gate.succeed(index, with: thumbnail(of: gate.arguments[index])) }
+    try await executor.run(until: { load.isFinished }, "loadThumbnails to finish")
+    events.expect(load.value?.count, equals: 3, "Three thumbnails come back")
+  }
+
+  @Test("Each product gets its own thumbnail, whatever order the downloads finish in")
+  func ownThumbnail() async throws {
+    let events = EventLog()
+    let executor = StepExecutor(events: events)
+    let gate = CallGate<Int, Thumbnail>("thumbnail", events: events)
+    let load = executor.spawn("loadThumbnails") {
+      try await loadThumbnails(for: [1, 2, 3], from: FakeThumbnails(gate: gate))
+    }
+    executor.runUntilIdle()
+    try events.require(gate.callCount, equals: 3, "All three downloads are in flight")
+    // The last product's download finishes first, the first product's last.
+    for index in (0..<3).sorted(by: { gate.arguments[$0] > gate.arguments[$1] }) {
+      gate.succeed(index, with: thumbnail(of: gate.arguments[index]))
+      executor.runUntilIdle()
+    }
+    try await executor.run(until: { load.isFinished }, "loadThumbnails to finish")
+    events.expect(
+      load.value, equals: [1: thumbnail(of: 1), 2: thumbnail(of: 2), 3: thumbnail(of: 3)],
+      "Every product id maps to its own thumbnail")
+  }
+
+  @Test("No products: returns at once without calling the service")
+  func noProducts() async throws {
+    let events = EventLog()
+    let gate = CallGate<Int, Thumbnail>("thumbnail", events: events)
+    let result = try await events.withinTimeLimit("loadThumbnails(for: [])") {
+      try await loadThumbnails(for: [], from: FakeThumbnails(gate: gate))
+    }
+    events.expect(result, equals: [:], "The result is empty")
+    events.expect(gate.callCount, equals: 0, "The service is not called")
+  }
+
+  @Test("A failed download fails the load and cancels the other downloads")
+  func failureCancelsOthers() async throws {
+    let events = EventLog()
+    let executor = StepExecutor(events: events)
+    let gate = CallGate<Int, Thumbnail>("thumbnail", events: events)
+    let load = executor.spawn("loadThumbnails") {
+      try await loadThumbnails(for: [1, 2, 3], from: FakeThumbnails(gate: gate))
+    }
+    executor.runUntilIdle()
+    try events.require(gate.callCount, equals: 3, "All three downloads are in flight")
+    gate.fail(1, with: Offline())
+    try await executor.run(until: { load.isFinished }, "loadThumbnails to finish")
+    events.expect(
+      load.error is Offline, "The download's error is thrown", actual: "\(String(describing: load.result))")
+    events.expect(
+      [0, 2].allSatisfy(gate.wasCancelled), "The other downloads are cancelled",
+      actual: "cancelled: \([0, 2].filter(gate.wasCancelled))")
+  }
+}
+
+// MARK: - Resizing with a concurrency limit
+
+private struct FakeTransformer: ImageTransformer {
+  let gate: CallGate<String, Image>
+  func resize(_ image: Image, maxWidth: Int) async throws -> Image { try await gate.call(image.name) }
+}
+
+private let photos = (1...6).map { Image(name: "photo\($0)", width: 4000) }
+private func resized(_ name: String) -> Image { Image(name: name, width: 1024) }
+
+/// Runs `resizeAll` on a step executor, answering the newest waiting resize
+/// each step, and records how many resizes were in flight after every step.
+private func resizeStepByStep(
+  _ images: [Image], maxConcurrent: Int, events: EventLog
+) async throws -> (result: Spawned<[Image]>, inFlight: [Int]) {
+  let executor = StepExecutor(events: events)
+  let gate = CallGate<String, Image>("resize", events: events)
+  let task = executor.spawn("resizeAll") {
+    try await resizeAll(
+      images, maxWidth: 1024, maxConcurrent: maxConcurrent, using: FakeTransformer(gate: gate))
+  }
+  var inFlight: [Int] = []
+  for _ in 0...images.count {
+    executor.runUntilIdle()
+    guard !task.isFinished else { break }
+    inFlight.append(gate.waitingCalls.count)
+    events.record("in flight: \(gate.waitingCalls.count)")
+    guard let newest = gate.waitingCalls.last else { break }
+    gate.succeed(newest, with: resized(gate.arguments[newest]))
+  }
+  try await executor.run(until: { task.isFinished }, "resizeAll to finish")
+  return (task, inFlight)
+}
+
+@Suite("02 Task groups: a sliding window")
+struct ResizeTests {
+  @Test("Never runs more than maxConcurrent resizes at once")
+  func neverMoreThanTheLimit() async throws {
+    let events = EventLog()
+    let (_, inFlight) = try await resizeStepByStep(photos, maxConcurrent: 2, events: events)
+    events.expect(
+      inFlight.allSatisfy { $0 <= 2 }, "At most 2 of the 6 resizes are in flight at any moment",
+      actual: "in flight after each step: \(inFlight)")
+  }
+
+  @Test("Keeps maxConcurrent resizes running while images are left")
+  func keepsTheWindowFull() async throws {
+    let events = EventLog()
+    let (_, inFlight) = try await resizeStepByStep(photos, maxConcurrent: 2, events: events)
+    events.expect(
+      inFlight, equals: [2, 2, 2, 2, 2, 1],
+      "A new resize starts as soon as one finishes, 2 at a time until the last one")
+  }
+
+  @Test("Returns the resized images in input order")
+  func inputOrder() async throws {
+    let events = EventLog()
+    let (task, _) = try await resizeStepByStep(photos, maxConcurrent: 3, events: events)
+    events.expect(task.value, equals: photos.map { resized($0.name) }, "The results are in input order")
+  }
+
+  @Test("No images: returns at once")
+  func noImages() async throws {
+    let events = EventLog()
+    let gate = CallGate<String, Image>("resize", events: events)
+    let result = try await events.withinTimeLimit("resizeAll([])") {
+      try await resizeAll([], maxWidth: 1024, maxConcurrent: 2, using: FakeTransformer(gate: gate))
+    }
+    events.expect(result, equals: [], "The result is empty")
+    events.expect(gate.callCount, equals: 0, "Nothing is resized")
+  }
+
+  @Test("A limit below 1 is rejected with ResizeError.invalidConcurrencyLimit")
+  func invalidLimit() async throws {
+    let events = EventLog()
+    let executor = StepExecutor(events: events)
+    let gate = CallGate<String, Image>("resize", events: events)
+    let task = executor.spawn("resizeAll with maxConcurrent 0") {
+      try await resizeAll(photos, maxWidth: 1024, maxConcurrent: 0, using: FakeTransformer(gate: gate))
+    }
+    executor.runUntilIdle()
+    try events.require(
+      task.isFinished, "resizeAll(maxConcurrent: 0) ends at once",
+      actual: "it is still waiting for \(gate.waitingCalls.count) resizes")
+    events.expect(
+      task.error as? ResizeError, equals: .invalidConcurrencyLimit(0), "It throws invalidConcurrencyLimit(0)")
+    events.expect(gate.callCount, equals: 0, "Nothing is resized")
+  }
+}
+
+// MARK: - The fastest mirror
+
+private struct FakeMirrors: MirrorClient {
+  let gate: CallGate<String, String>
+  func download(from mirror: String) async throws -> String { try await gate.call(mirror) }
+}
+
+private let mirrors = ["eu", "us", "asia"]
+
+/// Downloads from the three mirrors in a task of its own.
+private func startDownload(events: EventLog) -> (Task<String, any Error>, CallGate<String, String>) {
+  let gate = CallGate<String, String>("download", events: events)
+  let task = Task { try await downloadFromFastestMirror(mirrors, using: FakeMirrors(gate: gate)) }
+  return (task, gate)
+}
+
+/// The call index of `mirror`'s download.
+private func call(_ mirror: String, in gate: CallGate<String, String>) throws -> Int {
+  try #require(gate.arguments.firstIndex(of: mirror))
+}
+
+private func outcome(of task: Task<String, any Error>, events: EventLog) async throws -> String {
+  try await events.withinTimeLimit("downloadFromFastestMirror") {
+    do {
+      return "returned \(try await task.value)"
+    } catch MirrorError.allFailed(let failed) {
+      return "threw allFailed(\(failed.sorted()))"
+    } catch let error as MirrorError {
+      return "threw \(error)"
+    } catch {
+      return "threw \(show(error))"
+    }
+  }
+}
+
+@Suite("02 Task groups: the fastest mirror")
+struct FastestMirrorTests {
+  @Test("Returns the first successful download without waiting for the slower mirrors")
+  func firstSuccessWins() async throws {
+    let events = EventLog()
+    let (task, gate) = startDownload(events: events)
+    try await gate.waitForCall(2)
+    gate.succeed(try call("asia", in: gate), with: "file from asia")
+    events.expect(
+      try await outcome(of: task, events: events), equals: "returned file from asia",
+      "The first mirror to deliver wins, while the others are still downloading")
+  }
+
+  @Test("Cancels the slower mirrors once one has succeeded")
+  func losersAreCancelled() async throws {
+    let events = EventLog()
+    let (task, gate) = startDownload(events: events)
+    try await gate.waitForCall(2)
+    gate.succeed(try call("us", in: gate), with: "file from us")
+    try await gate.waitForCancellation(of: try call("eu", in: gate))
+    try await gate.waitForCancellation(of: try call("asia", in: gate))
+    events.expect(try await outcome(of: task, events: events), equals: "returned file from us", "us wins")
+  }
+
+  @Test("Skips a mirror that fails and returns the next success")
+  func failuresAreSkipped() async throws {
+    let events = EventLog()
+    let (task, gate) = startDownload(events: events)
+    try await gate.waitForCall(2)
+    gate.fail(try call("eu", in: gate), with: Offline())
+    try events.require(
+      !gate.wasCancelled(try call("us", in: gate)), "One mirror failing does not cancel the others",
+      actual: "us was cancelled")
+    gate.succeed(try call("us", in: gate), with: "file from us")
+    events.expect(
+      try await outcome(of: task, events: events), equals: "returned file from us",
+      "The failed mirror is skipped")
+  }
+
+  @Test("Throws allFailed, naming every mirror, when all of them fail")
+  func allFail() async throws {
+    let events = EventLog()
+    let (task, gate) = startDownload(events: events)
+    try await gate.waitForCall(2)
+    for index in 0..<3 { gate.fail(index, with: Offline()) }
+    events.expect(
+      try await outcome(of: task, events: events), equals: "threw allFailed([\"asia\", \"eu\", \"us\"])",
+      "The error says that every mirror failed")
+  }
+
+  @Test("No mirrors is a clear error")
+  func noMirrors() async throws {
+    let events = EventLog()
+    let gate = CallGate<String, String>("download", events: events)
+    let task = Task { try await downloadFromFastestMirror([], using: FakeMirrors(gate: gate)) }
+    events.expect(
+      try await outcome(of: task, events: events), equals: "threw noMirrors", "noMirrors is thrown")
+  }
+}
