@@ -1,0 +1,236 @@
+import ConcurrencyTestKit
+import Foundation
+import Synchronization
+import Testing
+
+@testable import CancellableBridges
+
+private struct SDKError: Error, CustomStringConvertible {
+  var description: String { "SDKError.notFound" }
+}
+
+private let ada = User(id: "42", name: "Ada")
+
+/// A legacy SDK driven by the check: it starts operations, counts cancels, and
+/// calls back when told, on a thread of its own, late or not.
+private final class FakeUserSDK: UserSDK, Sendable {
+  private struct Fetch: Sendable {
+    var completion: @Sendable (Result<User, any Error>) -> Void
+    var cancels = 0
+  }
+
+  private struct Operation: SDKOperation {
+    let sdk: FakeUserSDK
+    let index: Int
+    func cancel() { sdk.cancelled(index) }
+  }
+
+  let events: EventLog
+  /// When set, the SDK calls back with this before `fetchUser` returns.
+  private let immediateResult: Result<User, SDKError>?
+  private let fetches = Mutex<[Fetch]>([])
+
+  init(events: EventLog, callsBackImmediatelyWith immediateResult: Result<User, SDKError>? = nil) {
+    self.events = events
+    self.immediateResult = immediateResult
+  }
+
+  func fetchUser(
+    id: String, completion: @escaping @Sendable (Result<User, any Error>) -> Void
+  ) -> any SDKOperation {
+    let index = fetches.withLock { fetches in
+      fetches.append(Fetch(completion: completion))
+      return fetches.count - 1
+    }
+    events.record("SDK operation \(index + 1) started: fetchUser(\(String(reflecting: id)))")
+    if let immediateResult {
+      events.record("SDK calls back at once, before fetchUser returns")
+      completion(immediateResult.mapError { $0 })
+    }
+    return Operation(sdk: self, index: index)
+  }
+
+  fileprivate func cancelled(_ index: Int) {
+    fetches.withLock { $0[index].cancels += 1 }
+    events.record("SDK operation \(index + 1) cancelled")
+  }
+
+  var fetchCount: Int { fetches.withLock { $0.count } }
+
+  func cancels(of index: Int) -> Int { fetches.withLock { $0[index].cancels } }
+
+  /// Waits until operation `index` (0-based) has started.
+  func waitForFetch(_ index: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    try await events.waitForEvent("SDK operation \(index + 1) to start", sourceLocation: sourceLocation) {
+      $0.hasPrefix("SDK operation \(index + 1) started")
+    }
+  }
+
+  /// Calls back for operation `index` on a new thread; returns once it has.
+  func callBack(
+    _ index: Int, with result: Result<User, SDKError>, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let completion = fetches.withLock { $0[index].completion }
+    let events = self.events
+    Thread.detachNewThread {
+      events.record("SDK calls back for operation \(index + 1) with \(result)")
+      completion(result.mapError { $0 })
+      events.record("SDK callback \(index + 1) returned")
+    }
+    try await events.waitForEvent("the SDK's callback to return", sourceLocation: sourceLocation) {
+      $0 == "SDK callback \(index + 1) returned"
+    }
+  }
+}
+
+/// Waits for the caller's task and says how it ended.
+private func outcome(
+  of caller: Task<User, any Error>, events: EventLog, sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> String {
+  let outcome = try await events.withinTimeLimit("loadUser(id:)", sourceLocation: sourceLocation) {
+    do {
+      return "returned \(try await caller.value)"
+    } catch {
+      return "threw \(show(error))"
+    }
+  }
+  events.record("loadUser(id:) \(outcome)")
+  return outcome
+}
+
+@Suite("07 Cancellable bridges")
+struct CancellableBridgesTests {
+  @Test("Returns the user the SDK delivers")
+  func returnsUser() async throws {
+    let events = EventLog()
+    let sdk = FakeUserSDK(events: events)
+    let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
+    try await sdk.waitForFetch(0)
+    try await sdk.callBack(0, with: .success(ada))
+    events.expect(try await outcome(of: caller, events: events), equals: "returned User(42, Ada)", "The user comes back")
+  }
+
+  @Test("Throws the SDK's error")
+  func throwsError() async throws {
+    let events = EventLog()
+    let sdk = FakeUserSDK(events: events)
+    let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
+    try await sdk.waitForFetch(0)
+    try await sdk.callBack(0, with: .failure(SDKError()))
+    events.expect(
+      try await outcome(of: caller, events: events), equals: "threw SDKError.notFound", "The SDK's error is thrown")
+  }
+
+  @Test("A callback delivered before fetchUser returns is not lost")
+  func synchronousCallback() async throws {
+    let events = EventLog()
+    let sdk = FakeUserSDK(events: events, callsBackImmediatelyWith: .success(ada))
+    let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
+    events.expect(try await outcome(of: caller, events: events), equals: "returned User(42, Ada)", "The user comes back")
+    events.expect(sdk.cancels(of: 0), equals: 0, "Nothing is cancelled")
+  }
+
+  @Test("A cancel while waiting throws CancellationError at once and cancels the SDK operation once")
+  func cancelWhileWaiting() async throws {
+    let events = EventLog()
+    let sdk = FakeUserSDK(events: events)
+    let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
+    try await sdk.waitForFetch(0)
+    events.record("the caller is cancelled")
+    caller.cancel()
+    events.expect(
+      try await outcome(of: caller, events: events), equals: "threw CancellationError()",
+      "The caller gets CancellationError without waiting for the SDK")
+    events.expect(sdk.cancels(of: 0), equals: 1, "The SDK operation is cancelled exactly once")
+  }
+
+  @Test("A caller cancelled before it starts throws at once and leaves nothing running")
+  func cancelledBeforeStart() async throws {
+    let events = EventLog()
+    let sdk = FakeUserSDK(events: events)
+    let caller = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await UserClient(sdk: sdk).loadUser(id: "42")
+    }
+    events.expect(
+      try await outcome(of: caller, events: events), equals: "threw CancellationError()",
+      "The caller gets CancellationError at once")
+    let running = (0..<sdk.fetchCount).filter { sdk.cancels(of: $0) != 1 }
+    events.expect(
+      running.isEmpty, "No SDK operation is left running (none started, or each cancelled once)",
+      actual: "operations \(running.map { $0 + 1 }) were started and not cancelled once")
+  }
+
+  @Test("A callback that arrives before the cancel wins")
+  func callbackThenCancel() async throws {
+    let events = EventLog()
+    let sdk = FakeUserSDK(events: events)
+    let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
+    try await sdk.waitForFetch(0)
+    try await sdk.callBack(0, with: .success(ada))
+    events.record("the caller is cancelled")
+    caller.cancel()
+    events.expect(
+      try await outcome(of: caller, events: events), equals: "returned User(42, Ada)",
+      "The value delivered first is returned")
+    events.expect(sdk.cancels(of: 0), equals: 0, "A finished operation is not cancelled")
+  }
+
+  @Test("A late callback after cancellation is ignored without a crash")
+  func lateCallback() async {
+    await #expect(
+      processExitsWith: .success,
+      """
+      The app must survive an SDK that calls back after the caller was cancelled. \
+      It crashed instead: resuming a continuation twice ("SWIFT TASK CONTINUATION MISUSE") does that.
+      """
+    ) {
+      let events = EventLog()
+      let sdk = FakeUserSDK(events: events)
+      let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
+      try await sdk.waitForFetch(0)
+      events.record("the caller is cancelled")
+      caller.cancel()
+      try events.require(
+        try await outcome(of: caller, events: events) == "threw CancellationError()",
+        "The cancelled caller gets CancellationError", actual: events.events.last ?? "")
+      try await sdk.callBack(0, with: .success(ada))
+      events.expect(sdk.cancels(of: 0), equals: 1, "The SDK operation was cancelled exactly once")
+    }
+  }
+
+  @Test("Callback and cancel racing, 1,000 times: one result each time, never a crash")
+  func racingCallbackAndCancel() async {
+    await #expect(
+      processExitsWith: .success,
+      """
+      The app must survive a callback and a cancel arriving at the same moment. \
+      It crashed instead: both resumed the continuation.
+      """
+    ) {
+      for _ in 1...1000 {
+        let events = EventLog()
+        let sdk = FakeUserSDK(events: events)
+        let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
+        try await sdk.waitForFetch(0)
+        let start = DispatchGroup()
+        start.enter()
+        let cancelled = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+          start.wait()
+          caller.cancel()
+          cancelled.signal()
+        }
+        let callback = Task { try await sdk.callBack(0, with: .success(ada)) }
+        start.leave()
+        try await callback.value
+        cancelled.wait()
+        let result = try await outcome(of: caller, events: events)
+        try events.require(
+          result == "returned User(42, Ada)" || result == "threw CancellationError()",
+          "Either the value or CancellationError, exactly once", actual: result)
+        try events.require(sdk.cancels(of: 0) <= 1, "The operation is cancelled at most once")
+      }
+    }
+  }
+}

@@ -1,0 +1,251 @@
+import ConcurrencyTestKit
+import Testing
+
+@testable import SingleFlight
+
+private struct ServerDown: Error, CustomStringConvertible {
+  var description: String { "ServerDown" }
+}
+
+// MARK: - Token vault
+
+private struct FakeAuthServer: AuthServer {
+  let gate: CallGate<Void, Token>
+  func refreshToken() async throws -> Token { try await gate.call(()) }
+}
+
+private let expired = Token(value: "old", isValid: false)
+private func fresh(_ n: Int) -> Token { Token(value: "fresh-\(n)", isValid: true) }
+
+/// A vault whose callers run only when the check says so.
+private struct Vault {
+  let events = EventLog()
+  let executor: StepExecutor
+  let refresh: CallGate<Void, Token>
+  let vault: TokenVault
+
+  init(token: Token? = expired, serverIgnoresCancellation: Bool = false) {
+    executor = StepExecutor(events: events)
+    refresh = CallGate("refreshToken", events: events, ignoresCancellation: serverIgnoresCancellation)
+    vault = TokenVault(server: FakeAuthServer(gate: refresh), token: token)
+  }
+
+  func caller(_ n: Int) -> Spawned<Token> {
+    let vault = self.vault
+    events.record("caller \(n) asks for a valid token")
+    return executor.spawn("caller \(n)") { try await vault.validToken() }
+  }
+
+  func signOut() async {
+    events.record("user signs out")
+    await vault.signOut()
+  }
+
+  /// Runs the callers as far as they go, then waits for refresh call `index`.
+  func waitForRefresh(_ index: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    executor.runUntilIdle()
+    try await refresh.waitForCall(index, sourceLocation: sourceLocation)
+    executor.runUntilIdle()
+  }
+
+  func finish(_ callers: [Spawned<Token>], sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    try await executor.run(
+      until: { callers.allSatisfy(\.isFinished) }, "every caller to finish", sourceLocation: sourceLocation)
+  }
+
+  func outcome(_ caller: Spawned<Token>) -> String {
+    switch caller.result {
+    case nil: "still waiting"
+    case .success(let token): "got \(token)"
+    case .failure(let error): "threw \(show(error))"
+    }
+  }
+}
+
+@Suite("09 Single-flight: token vault")
+struct TokenVaultTests {
+  @Test("A valid token is returned without a refresh")
+  func validToken() async throws {
+    let vault = Vault(token: fresh(0))
+    let caller = vault.caller(1)
+    try await vault.finish([caller])
+    vault.events.expect(vault.outcome(caller), equals: "got Token(fresh-0)", "The stored token comes back")
+    vault.events.expect(vault.refresh.callCount, equals: 0, "No refresh")
+  }
+
+  @Test("Ten callers with an expired token cause one refresh and all get the same token")
+  func oneRefreshForTen() async throws {
+    let vault = Vault()
+    let callers = (1...10).map(vault.caller)
+    try await vault.waitForRefresh(0)
+    try vault.events.require(vault.refresh.callCount, equals: 1, "Ten callers at once make one refresh")
+    vault.refresh.succeed(0, with: fresh(1))
+    try await vault.finish(callers)
+    vault.events.expect(
+      Set(callers.map(vault.outcome)), equals: ["got Token(fresh-1)"], "Every caller gets the new token")
+    let later = vault.caller(11)
+    try await vault.finish([later])
+    vault.events.expect(vault.outcome(later), equals: "got Token(fresh-1)", "The new token is kept")
+    vault.events.expect(vault.refresh.callCount, equals: 1, "Still one refresh in all")
+  }
+
+  @Test("A cancelled caller leaves the refresh and the other callers untouched")
+  func cancelledWaiter() async throws {
+    let vault = Vault()
+    let callers = (1...3).map(vault.caller)
+    try await vault.waitForRefresh(0)
+    try vault.events.require(vault.refresh.callCount, equals: 1, "Three callers at once make one refresh")
+    vault.events.record("caller 1 is cancelled")
+    callers[0].cancel()
+    vault.executor.runUntilIdle()
+    vault.events.expect(!vault.refresh.wasCancelled(0), "The refresh is not cancelled", actual: "it was")
+    vault.refresh.succeed(0, with: fresh(1))
+    try await vault.finish(callers)
+    vault.events.expect(
+      callers.dropFirst().map(vault.outcome), equals: ["got Token(fresh-1)", "got Token(fresh-1)"],
+      "The other callers get the new token")
+  }
+
+  @Test("Signing out during a refresh discards its result and its callers get sessionChanged")
+  func signOutDiscards() async throws {
+    let vault = Vault(serverIgnoresCancellation: true)
+    let callers = (1...2).map(vault.caller)
+    try await vault.waitForRefresh(0)
+    try vault.events.require(vault.refresh.callCount, equals: 1, "Two callers at once make one refresh")
+    await vault.signOut()
+    vault.refresh.succeed(0, with: fresh(1))
+    try await vault.finish(callers)
+    vault.events.expect(
+      callers.map(vault.outcome), equals: ["threw SessionError.sessionChanged", "threw SessionError.sessionChanged"],
+      "The callers of the old session get sessionChanged")
+
+    let next = vault.caller(3)
+    try await vault.waitForRefresh(1)
+    vault.refresh.succeed(1, with: fresh(2))
+    try await vault.finish([next])
+    vault.events.expect(
+      vault.outcome(next), equals: "got Token(fresh-2)", "The next call refreshes anew for the new session")
+  }
+
+  @Test("A failed refresh reaches every caller and the next call tries again")
+  func failureReachesAll() async throws {
+    let vault = Vault()
+    let callers = (1...3).map(vault.caller)
+    try await vault.waitForRefresh(0)
+    try vault.events.require(vault.refresh.callCount, equals: 1, "Three callers at once make one refresh")
+    vault.refresh.fail(0, with: ServerDown())
+    try await vault.finish(callers)
+    vault.events.expect(
+      Set(callers.map(vault.outcome)), equals: ["threw ServerDown"], "Every caller gets the refresh's error")
+
+    let retry = vault.caller(4)
+    try await vault.waitForRefresh(1)
+    vault.refresh.succeed(1, with: fresh(1))
+    try await vault.finish([retry])
+    vault.events.expect(vault.outcome(retry), equals: "got Token(fresh-1)", "The next call refreshes again")
+  }
+
+  @Test("An old refresh finishing after a sign-out never clears the newer refresh")
+  func oldFlightDoesNotClearNew() async throws {
+    let vault = Vault(serverIgnoresCancellation: true)
+    let first = vault.caller(1)
+    try await vault.waitForRefresh(0)
+    await vault.signOut()
+    let second = vault.caller(2)
+    try await vault.waitForRefresh(1)
+    vault.events.record("the old refresh finishes late")
+    vault.refresh.succeed(0, with: fresh(1))
+    try await vault.finish([first])
+    vault.events.expect(vault.outcome(first), equals: "threw SessionError.sessionChanged", "Caller 1 gets sessionChanged")
+
+    let third = vault.caller(3)
+    vault.executor.runUntilIdle()
+    vault.refresh.succeed(1, with: fresh(2))
+    try await vault.finish([second, third])
+    vault.events.expect(
+      [second, third].map(vault.outcome), equals: ["got Token(fresh-2)", "got Token(fresh-2)"],
+      "Callers 2 and 3 share the refresh of the new session")
+    vault.events.expect(vault.refresh.callCount, equals: 2, "No third refresh: the newer one was still in flight")
+  }
+}
+
+// MARK: - Image cache
+
+private struct FakeDownloader: ImageDownloader {
+  let gate: CallGate<String, [UInt8]>
+  func download(_ url: String) async throws -> [UInt8] { try await gate.call(url) }
+}
+
+private struct Cache {
+  let events = EventLog()
+  let executor: StepExecutor
+  let download: CallGate<String, [UInt8]>
+  let cache: ImageCache
+
+  init() {
+    executor = StepExecutor(events: events)
+    download = CallGate("download", events: events)
+    cache = ImageCache(downloader: FakeDownloader(gate: download))
+  }
+
+  func request(_ url: String, _ n: Int) -> Spawned<[UInt8]> {
+    let cache = self.cache
+    return executor.spawn("request \(n) for \(url)") { try await cache.image(for: url) }
+  }
+
+  func finish(_ requests: [Spawned<[UInt8]>], sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    try await executor.run(
+      until: { requests.allSatisfy(\.isFinished) }, "every request to finish", sourceLocation: sourceLocation)
+  }
+}
+
+@Suite("09 Single-flight: image cache")
+struct ImageCacheTests {
+  @Test("Concurrent requests for one URL download it once")
+  func oneDownloadPerURL() async throws {
+    let cache = Cache()
+    let requests = (1...3).map { cache.request("a.png", $0) }
+    cache.executor.runUntilIdle()
+    try await cache.download.waitForCall(0)
+    cache.executor.runUntilIdle()
+    try cache.events.require(cache.download.callCount, equals: 1, "Three requests at once make one download")
+    cache.download.succeed(0, with: [1, 2, 3])
+    try await cache.finish(requests)
+    cache.events.expect(requests.map(\.value), equals: [[1, 2, 3], [1, 2, 3], [1, 2, 3]], "Everyone gets the image")
+    let again = cache.request("a.png", 4)
+    try await cache.finish([again])
+    cache.events.expect(cache.download.callCount, equals: 1, "A later request is served from the cache")
+  }
+
+  @Test("Different URLs download in parallel")
+  func differentURLsInParallel() async throws {
+    let cache = Cache()
+    let a = cache.request("a.png", 1)
+    let b = cache.request("b.png", 2)
+    cache.executor.runUntilIdle()
+    try await cache.download.waitForCall(1)
+    cache.events.expect(Set(cache.download.arguments), equals: ["a.png", "b.png"], "Both downloads run at once")
+    cache.download.succeed(1, with: [2])
+    cache.download.succeed(0, with: [1])
+    try await cache.finish([a, b])
+    cache.events.expect(a.value != nil && b.value != nil, "Both requests get their image", actual: "one failed")
+  }
+
+  @Test("A failed download is not cached: the next request tries again")
+  func failuresAreNotCached() async throws {
+    let cache = Cache()
+    let first = cache.request("a.png", 1)
+    cache.executor.runUntilIdle()
+    try await cache.download.waitForCall(0)
+    cache.download.fail(0, with: ServerDown())
+    try await cache.finish([first])
+    cache.events.expect(first.error is ServerDown, "The first request fails", actual: "\(String(describing: first.result))")
+
+    let second = cache.request("a.png", 2)
+    cache.executor.runUntilIdle()
+    try await cache.download.waitForCall(1)
+    cache.download.succeed(1, with: [1])
+    try await cache.finish([second])
+    cache.events.expect(second.value, equals: [1], "The retry downloads the image")
+  }
+}
