@@ -11,7 +11,8 @@
 //      is an `await` and does not block the main actor anyway.
 //   2. The model keeps the handle: `cancel()` cancels it, and a second
 //      `submit` while one is in flight returns the same task.
-//   3. A cancelled payment ends in `.idle`, not `.failed`.
+//   3. A cancelled payment ends in `.idle` (set by `cancel()`), not `.failed`,
+//      and writes nothing when it winds down.
 
 /// The trace id of the user action being handled, for logs and the backend.
 enum Trace {
@@ -70,9 +71,10 @@ final class CheckoutModel {
         let receipt = try await service.charge(order)
         try Task.checkCancellation()
         state = .succeeded(receipt)
-      } catch is CancellationError {
-        state = .idle
       } catch {
+        // Cancelled: `cancel()` already put the screen back to idle, and a
+        // newer payment may own it by now. Leave it alone.
+        guard !Task.isCancelled else { return }
         state = .failed("Payment failed: \(error)")
       }
     }

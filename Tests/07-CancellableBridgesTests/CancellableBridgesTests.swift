@@ -107,7 +107,8 @@ struct CancellableBridgesTests {
     let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
     try await sdk.waitForFetch(0)
     try await sdk.callBack(0, with: .success(ada))
-    events.expect(try await outcome(of: caller, events: events), equals: "returned User(42, Ada)", "The user comes back")
+    events.expect(
+      try await outcome(of: caller, events: events), equals: "returned User(42, Ada)", "The user comes back")
   }
 
   @Test("Throws the SDK's error")
@@ -118,7 +119,8 @@ struct CancellableBridgesTests {
     try await sdk.waitForFetch(0)
     try await sdk.callBack(0, with: .failure(SDKError()))
     events.expect(
-      try await outcome(of: caller, events: events), equals: "threw SDKError.notFound", "The SDK's error is thrown")
+      try await outcome(of: caller, events: events), equals: "threw SDKError.notFound",
+      "The SDK's error is thrown")
   }
 
   @Test("A callback delivered before fetchUser returns is not lost")
@@ -126,7 +128,8 @@ struct CancellableBridgesTests {
     let events = EventLog()
     let sdk = FakeUserSDK(events: events, callsBackImmediatelyWith: .success(ada))
     let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
-    events.expect(try await outcome(of: caller, events: events), equals: "returned User(42, Ada)", "The user comes back")
+    events.expect(
+      try await outcome(of: caller, events: events), equals: "returned User(42, Ada)", "The user comes back")
     events.expect(sdk.cancels(of: 0), equals: 0, "Nothing is cancelled")
   }
 

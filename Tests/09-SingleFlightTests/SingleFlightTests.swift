@@ -116,7 +116,8 @@ struct TokenVaultTests {
     vault.refresh.succeed(0, with: fresh(1))
     try await vault.finish(callers)
     vault.events.expect(
-      callers.map(vault.outcome), equals: ["threw SessionError.sessionChanged", "threw SessionError.sessionChanged"],
+      callers.map(vault.outcome),
+      equals: ["threw SessionError.sessionChanged", "threw SessionError.sessionChanged"],
       "The callers of the old session get sessionChanged")
 
     let next = vault.caller(3)
@@ -156,7 +157,8 @@ struct TokenVaultTests {
     vault.events.record("the old refresh finishes late")
     vault.refresh.succeed(0, with: fresh(1))
     try await vault.finish([first])
-    vault.events.expect(vault.outcome(first), equals: "threw SessionError.sessionChanged", "Caller 1 gets sessionChanged")
+    vault.events.expect(
+      vault.outcome(first), equals: "threw SessionError.sessionChanged", "Caller 1 gets sessionChanged")
 
     let third = vault.caller(3)
     vault.executor.runUntilIdle()
@@ -165,7 +167,8 @@ struct TokenVaultTests {
     vault.events.expect(
       [second, third].map(vault.outcome), equals: ["got Token(fresh-2)", "got Token(fresh-2)"],
       "Callers 2 and 3 share the refresh of the new session")
-    vault.events.expect(vault.refresh.callCount, equals: 2, "No third refresh: the newer one was still in flight")
+    vault.events.expect(
+      vault.refresh.callCount, equals: 2, "No third refresh: the newer one was still in flight")
   }
 }
 
@@ -193,7 +196,8 @@ private struct Cache {
     return executor.spawn("request \(n) for \(url)") { try await cache.image(for: url) }
   }
 
-  func finish(_ requests: [Spawned<[UInt8]>], sourceLocation: SourceLocation = #_sourceLocation) async throws {
+  func finish(_ requests: [Spawned<[UInt8]>], sourceLocation: SourceLocation = #_sourceLocation) async throws
+  {
     try await executor.run(
       until: { requests.allSatisfy(\.isFinished) }, "every request to finish", sourceLocation: sourceLocation)
   }
@@ -211,7 +215,8 @@ struct ImageCacheTests {
     try cache.events.require(cache.download.callCount, equals: 1, "Three requests at once make one download")
     cache.download.succeed(0, with: [1, 2, 3])
     try await cache.finish(requests)
-    cache.events.expect(requests.map(\.value), equals: [[1, 2, 3], [1, 2, 3], [1, 2, 3]], "Everyone gets the image")
+    cache.events.expect(
+      requests.map(\.value), equals: [[1, 2, 3], [1, 2, 3], [1, 2, 3]], "Everyone gets the image")
     let again = cache.request("a.png", 4)
     try await cache.finish([again])
     cache.events.expect(cache.download.callCount, equals: 1, "A later request is served from the cache")
@@ -224,11 +229,13 @@ struct ImageCacheTests {
     let b = cache.request("b.png", 2)
     cache.executor.runUntilIdle()
     try await cache.download.waitForCall(1)
-    cache.events.expect(Set(cache.download.arguments), equals: ["a.png", "b.png"], "Both downloads run at once")
+    cache.events.expect(
+      Set(cache.download.arguments), equals: ["a.png", "b.png"], "Both downloads run at once")
     cache.download.succeed(1, with: [2])
     cache.download.succeed(0, with: [1])
     try await cache.finish([a, b])
-    cache.events.expect(a.value != nil && b.value != nil, "Both requests get their image", actual: "one failed")
+    cache.events.expect(
+      a.value != nil && b.value != nil, "Both requests get their image", actual: "one failed")
   }
 
   @Test("A failed download is not cached: the next request tries again")
@@ -239,7 +246,8 @@ struct ImageCacheTests {
     try await cache.download.waitForCall(0)
     cache.download.fail(0, with: ServerDown())
     try await cache.finish([first])
-    cache.events.expect(first.error is ServerDown, "The first request fails", actual: "\(String(describing: first.result))")
+    cache.events.expect(
+      first.error is ServerDown, "The first request fails", actual: "\(String(describing: first.result))")
 
     let second = cache.request("a.png", 2)
     cache.executor.runUntilIdle()
