@@ -56,7 +56,7 @@ final class DashboardModel {
 
   /// Loads everything and publishes it. Throws the first load's error.
   ///
-  /// The screen calls it from a task it owns (`.task { try? await model.refresh() }`)
+  /// The screen calls it from a task it owns (SwiftUI's `.task` modifier)
   /// and cancels that task when the screen goes away.
   func refresh() async throws {
     // TODO: This `Task {}` is not a child of the caller. The caller goes on at

@@ -72,7 +72,7 @@ final class DashboardModel {
 
   /// Loads everything and publishes it. Throws the first load's error.
   ///
-  /// The screen calls it from a task it owns (`.task { try? await model.refresh() }`)
+  /// The screen calls it from a task it owns (SwiftUI's `.task` modifier)
   /// and cancels that task when the screen goes away.
   func refresh() async throws {
     let service = self.service
@@ -99,7 +99,8 @@ final class DashboardModel {
       try Task.checkCancellation()
       self.dashboard = dashboard
     } catch {
-      lastError = error
+      // The caller hears about every error; the banner only about real ones.
+      if !(error is CancellationError) { lastError = error }
       throw error
     }
   }
