@@ -165,18 +165,28 @@ struct CancellableBridgesTests {
   }
 
   @Test("A callback that arrives before the cancel wins")
-  func callbackThenCancel() async throws {
-    let events = EventLog()
-    let sdk = FakeUserSDK(events: events)
-    let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
-    try await sdk.waitForFetch(0)
-    try await sdk.callBack(0, with: .success(ada))
-    events.record("the caller is cancelled")
-    caller.cancel()
-    events.expect(
-      try await outcome(of: caller, events: events), equals: "returned User(42, Ada)",
-      "The value delivered first is returned")
-    events.expect(sdk.cancels(of: 0), equals: 0, "A finished operation is not cancelled")
+  func callbackThenCancel() async {
+    // In a child process: a cancel handler that resumes without checking
+    // whether the callback already did would crash here.
+    await #expect(
+      processExitsWith: .success,
+      """
+      The app must survive a cancel that arrives after the SDK called back. \
+      It crashed instead: resuming a continuation twice ("SWIFT TASK CONTINUATION MISUSE") does that.
+      """
+    ) {
+      let events = EventLog()
+      let sdk = FakeUserSDK(events: events)
+      let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
+      try await sdk.waitForFetch(0)
+      try await sdk.callBack(0, with: .success(ada))
+      events.record("the caller is cancelled")
+      caller.cancel()
+      events.expect(
+        try await outcome(of: caller, events: events), equals: "returned User(42, Ada)",
+        "The value delivered first is returned")
+      events.expect(sdk.cancels(of: 0), equals: 0, "A finished operation is not cancelled")
+    }
   }
 
   @Test("A late callback after cancellation is ignored without a crash")
