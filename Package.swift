@@ -14,7 +14,7 @@
 // SwiftPM caches this manifest by its text, not by the files it reads, so the
 // line below changes whenever curriculum.json does. `swift run workshop`
 // updates it for you; `workshop verify` fails while it is stale.
-// curriculum-digest: d894c36b5f84210f
+// curriculum-digest: e484a4d3aec4e731
 
 import Foundation
 import PackageDescription

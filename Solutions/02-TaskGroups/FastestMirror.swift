@@ -48,6 +48,8 @@ func downloadFromFastestMirror(_ mirrors: [String], using client: any MirrorClie
         failed.append(mirror)
       }
     }
+    // Cancelled by our caller, every child "failed": say what really happened.
+    try Task.checkCancellation()
     throw MirrorError.allFailed(failed)
   }
 }

@@ -44,7 +44,7 @@ func resizeAll(
       group.addTask { (index, try await transformer.resize(image, maxWidth: maxWidth)) }
       next += 1
     }
-    for _ in 0..<maxConcurrent { startNext() }
+    for _ in 0..<min(maxConcurrent, images.count) { startNext() }
 
     var resized = [Image?](repeating: nil, count: images.count)
     for try await (index, image) in group {

@@ -11,8 +11,9 @@
 //      is an `await` and does not block the main actor anyway.
 //   2. The model keeps the handle: `cancel()` cancels it, and a second
 //      `submit` while one is in flight returns the same task.
-//   3. A cancelled payment ends in `.idle` (set by `cancel()`), not `.failed`,
-//      and writes nothing when it winds down.
+//   3. Each payment has an id; only the payment still in flight may publish
+//      its outcome and clear the handle. A payment cancelled by `cancel()`
+//      (already back to idle) writes nothing when it winds down.
 
 /// The trace id of the user action being handled, for logs and the backend.
 enum Trace {
@@ -49,8 +50,9 @@ final class CheckoutModel {
 
   private(set) var state: State = .idle
   private let service: any PaymentService
-  /// The payment in flight, owned by the model.
-  private var payment: Task<Void, Never>?
+  /// The payment in flight, owned by the model, with an id of its own.
+  private var payment: (id: Int, task: Task<Void, Never>)?
+  private var lastPaymentID = 0
 
   init(service: any PaymentService) {
     self.service = service
@@ -60,31 +62,33 @@ final class CheckoutModel {
   @discardableResult
   func submit(_ order: Order) -> Task<Void, Never> {
     // A second tap while paying joins the payment in flight.
-    if let payment { return payment }
+    if let payment { return payment.task }
     state = .submitting
+    lastPaymentID += 1
+    let id = lastPaymentID
     let service = self.service
     let task = Task {
-      // Finished: no payment in flight any more. (A cancelled task leaves the
-      // field alone: `cancel()` cleared it, and it may hold a newer payment.)
-      defer { if !Task.isCancelled { self.payment = nil } }
+      let outcome: State
       do {
-        let receipt = try await service.charge(order)
-        try Task.checkCancellation()
-        state = .succeeded(receipt)
+        outcome = .succeeded(try await service.charge(order))
+      } catch is CancellationError {
+        outcome = .idle
       } catch {
-        // Cancelled: `cancel()` already put the screen back to idle, and a
-        // newer payment may own it by now. Leave it alone.
-        guard !Task.isCancelled else { return }
-        state = .failed("Payment failed: \(error)")
+        outcome = .failed("Payment failed: \(error)")
       }
+      // Only the payment still in flight may change the screen: after
+      // `cancel()`, or once a newer payment started, this one stays quiet.
+      guard self.payment?.id == id else { return }
+      self.payment = nil
+      state = outcome
     }
-    payment = task
+    payment = (id, task)
     return task
   }
 
   /// Called when the user taps "Cancel": stops the payment and returns to idle.
   func cancel() {
-    payment?.cancel()
+    payment?.task.cancel()
     payment = nil
     state = .idle
   }

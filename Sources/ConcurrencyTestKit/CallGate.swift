@@ -28,6 +28,20 @@ public final class CallGate<Argument: Sendable, Output: Sendable>: Sendable {
     var callerCancelled = false
   }
 
+  /// What a cancellation found, decided under the lock and acted on after it.
+  private enum CancelOutcome {
+    case notArrived, noLongerWaiting
+    case keptWaiting(Argument)
+    case cancelled(Argument, CheckedContinuation<Output, any Error>)
+  }
+
+  /// What an answer found, decided under the lock and acted on after it.
+  private enum AnswerOutcome {
+    case unknownCall
+    case alreadyEnded(Argument)
+    case answer(Argument, late: Bool, CheckedContinuation<Output, any Error>)
+  }
+
   private struct State: Sendable {
     var calls: [Call] = []
     var cancelledEarly: Set<Int> = []
@@ -56,9 +70,13 @@ public final class CallGate<Argument: Sendable, Output: Sendable>: Sendable {
     }
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Output, any Error>) in
+        // Logged before the call becomes visible, so the log shows the arrival
+        // before anything a check does once it sees it. (Never log under the
+        // gate's lock: the log has a lock of its own.)
+        let cancelledEarly = state.current.cancelledEarly.contains(id)
+        events.record("\(label(argument)) called" + (cancelledEarly ? " by a cancelled task" : ""))
         let endNow = state.update { state -> Bool in
           let cancelled = state.cancelledEarly.remove(id) != nil
-          events.record("\(label(argument)) called" + (cancelled ? " by a cancelled task" : ""))
           let endNow = cancelled && !ignoresCancellation
           state.calls.append(
             Call(
@@ -69,23 +87,27 @@ public final class CallGate<Argument: Sendable, Output: Sendable>: Sendable {
         if endNow { continuation.resume(throwing: CancellationError()) }
       }
     } onCancel: {
-      let continuation = state.update { state -> CheckedContinuation<Output, any Error>? in
+      let outcome = state.update { state -> CancelOutcome in
         guard let index = state.calls.firstIndex(where: { $0.id == id }) else {
           state.cancelledEarly.insert(id)
-          return nil
+          return .notArrived
         }
         state.calls[index].callerCancelled = true
         let call = state.calls[index]
-        guard case .waiting(let continuation) = call.status else { return nil }
-        if ignoresCancellation {
-          events.record("\(label(call.argument)) ignored cancellation and keeps going")
-          return nil
-        }
-        events.record("\(label(call.argument)) cancelled")
+        guard case .waiting(let continuation) = call.status else { return .noLongerWaiting }
+        if ignoresCancellation { return .keptWaiting(call.argument) }
         state.calls[index].status = .ended
-        return continuation
+        return .cancelled(call.argument, continuation)
       }
-      continuation?.resume(throwing: CancellationError())
+      switch outcome {
+      case .notArrived, .noLongerWaiting:
+        break
+      case .keptWaiting(let argument):
+        events.record("\(label(argument)) ignored cancellation and keeps going")
+      case .cancelled(let argument, let continuation):
+        events.record("\(label(argument)) cancelled")
+        continuation.resume(throwing: CancellationError())
+      }
     }
   }
 
@@ -170,28 +192,27 @@ public final class CallGate<Argument: Sendable, Output: Sendable>: Sendable {
     with result: Result<Output, any Error>,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    let continuation = state.update { state -> CheckedContinuation<Output, any Error>?? in
-      guard state.calls.indices.contains(index) else { return .none }
+    let outcome = state.update { state -> AnswerOutcome in
+      guard state.calls.indices.contains(index) else { return .unknownCall }
       let call = state.calls[index]
-      guard case .waiting(let continuation) = call.status else {
-        events.record("\(label(call.argument)) had already ended; its answer is dropped")
-        return .some(nil)
-      }
-      let late = call.callerCancelled ? " (late: its caller was cancelled)" : ""
-      switch result {
-      case .success(let output): events.record("\(label(call.argument)) returned \(show(output))\(late)")
-      case .failure(let error): events.record("\(label(call.argument)) threw \(show(error))\(late)")
-      }
+      guard case .waiting(let continuation) = call.status else { return .alreadyEnded(call.argument) }
       state.calls[index].status = .ended
-      return .some(continuation)
+      return .answer(call.argument, late: call.callerCancelled, continuation)
     }
-    switch continuation {
-    case .none:
+    switch outcome {
+    case .unknownCall:
       Issue.record(
         "Test bug: answered call \(index + 1) to \(name), but only \(callCount) call(s) arrived.",
         sourceLocation: sourceLocation)
-    case .some(let continuation):
-      continuation?.resume(with: result)
+    case .alreadyEnded(let argument):
+      events.record("\(label(argument)) had already ended; its answer is dropped")
+    case .answer(let argument, let late, let continuation):
+      let note = late ? " (late: its caller was cancelled)" : ""
+      switch result {
+      case .success(let output): events.record("\(label(argument)) returned \(show(output))\(note)")
+      case .failure(let error): events.record("\(label(argument)) threw \(show(error))\(note)")
+      }
+      continuation.resume(with: result)
     }
   }
 

@@ -79,12 +79,14 @@ public final class TestClock: Clock, Sendable {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
         enum Outcome { case cancelled, due, registered }
+        // Logged before the sleeper becomes visible, so the log shows the
+        // sleep before anything a check does once it sees the sleeper.
+        let snapshot = state.current
+        let willSleep = !snapshot.cancelledEarly.contains(id) && deadline > snapshot.now
+        if willSleep { events?.record("clock: sleep until \(deadline) (now \(snapshot.now))") }
         let outcome = state.update { state -> Outcome in
           if state.cancelledEarly.remove(id) != nil { return .cancelled }
           if deadline <= state.now { return .due }
-          // Logged under the clock's lock so the log shows the sleep before
-          // anything a waiter does once it sees the sleeper.
-          events?.record("clock: sleep until \(deadline) (now \(state.now))")
           state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
           return .registered
         }

@@ -1,11 +1,18 @@
+import Foundation
 import Synchronization
 
-/// How long any wait of the kit lasts before it gives up and fails the check.
+/// How long any wait of the kit lasts before it gives up and fails the check:
+/// 2 seconds, or `WORKSHOP_HANG_BOUND` seconds when that is set (for a machine
+/// far slower than a laptop).
 ///
 /// Correct code never needs anywhere near this long: every step a check waits
 /// for is a handful of scheduler hops. The bound only matters when the code
 /// under test is wrong (a continuation nobody resumes, a call that never comes).
-public let hangBound: Duration = .seconds(2)
+public let hangBound: Duration = {
+  let text = ProcessInfo.processInfo.environment["WORKSHOP_HANG_BOUND"] ?? ""
+  guard let seconds = Double(text), seconds > 0 else { return .seconds(2) }
+  return .milliseconds(Int(seconds * 1000))
+}()
 
 /// The error a kit wait throws when its real-time bound runs out.
 struct WaitTimedOut: Error {}
@@ -26,6 +33,9 @@ final class WaitableState<State: Sendable>: Sendable {
     var waiters: [Int: Waiter] = [:]
     /// Waits that were ended (timed out, cancelled) before they were stored.
     var endedEarly: [Int: any Error] = [:]
+    /// Waits that have begun and not yet finished; a late timer or cancel for
+    /// any other id is ignored.
+    var live: Set<Int> = []
     var nextWaiterID = 0
   }
 
@@ -58,6 +68,9 @@ final class WaitableState<State: Sendable>: Sendable {
 
   /// Suspends until `isSatisfied` holds for the state.
   ///
+  /// `isSatisfied` runs under the lock: it must only look at the state it is
+  /// given, never at another lock-protected object.
+  ///
   /// Throws `WaitTimedOut` after `limit` of real time, and `CancellationError`
   /// when the waiting task is cancelled.
   func wait(
@@ -66,7 +79,14 @@ final class WaitableState<State: Sendable>: Sendable {
   ) async throws {
     let id = storage.withLock { storage in
       defer { storage.nextWaiterID += 1 }
+      storage.live.insert(storage.nextWaiterID)
       return storage.nextWaiterID
+    }
+    defer {
+      storage.withLock { storage in
+        storage.live.remove(id)
+        storage.endedEarly[id] = nil
+      }
     }
     let timer = Task {
       do {
@@ -99,6 +119,7 @@ final class WaitableState<State: Sendable>: Sendable {
   /// Ends one wait with an error, or leaves a marker if it is not stored yet.
   private func endWait(_ id: Int, with error: any Error) {
     let waiter = storage.withLock { storage -> Waiter? in
+      guard storage.live.contains(id) else { return nil }  // Finished already.
       if let waiter = storage.waiters.removeValue(forKey: id) { return waiter }
       storage.endedEarly[id] = error
       return nil

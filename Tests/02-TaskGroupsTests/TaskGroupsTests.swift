@@ -184,28 +184,40 @@ private struct FakeMirrors: MirrorClient {
 
 private let mirrors = ["eu", "us", "asia"]
 
-/// Downloads from the three mirrors in a task of its own.
-private func startDownload(events: EventLog) -> (Task<String, any Error>, CallGate<String, String>) {
-  let gate = CallGate<String, String>("download", events: events)
-  let task = Task { try await downloadFromFastestMirror(mirrors, using: FakeMirrors(gate: gate)) }
-  return (task, gate)
-}
+/// Downloads from the three mirrors in a task that runs only when the check
+/// runs the executor: every download has started after `runUntilIdle()`.
+private struct MirrorRace {
+  let events = EventLog()
+  let executor: StepExecutor
+  let gate: CallGate<String, String>
+  let download: Spawned<String>
 
-/// The call index of `mirror`'s download.
-private func call(_ mirror: String, in gate: CallGate<String, String>) throws -> Int {
-  try #require(gate.arguments.firstIndex(of: mirror))
-}
+  init(mirrors: [String] = mirrors) {
+    executor = StepExecutor(events: events)
+    let gate = CallGate<String, String>("download", events: events)
+    self.gate = gate
+    download = executor.spawn("downloadFromFastestMirror") {
+      try await downloadFromFastestMirror(mirrors, using: FakeMirrors(gate: gate))
+    }
+    executor.runUntilIdle()
+  }
 
-private func outcome(of task: Task<String, any Error>, events: EventLog) async throws -> String {
-  try await events.withinTimeLimit("downloadFromFastestMirror") {
-    do {
-      return "returned \(try await task.value)"
-    } catch MirrorError.allFailed(let failed) {
-      return "threw allFailed(\(failed.sorted()))"
-    } catch let error as MirrorError {
-      return "threw \(error)"
-    } catch {
-      return "threw \(show(error))"
+  /// The call index of `mirror`'s download.
+  func call(_ mirror: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+    try #require(
+      gate.arguments.firstIndex(of: mirror), "no download from \(mirror)", sourceLocation: sourceLocation)
+  }
+
+  /// Runs until the download finishes and says how it ended.
+  func outcome(sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+    try await executor.run(
+      until: { download.isFinished }, "downloadFromFastestMirror to finish", sourceLocation: sourceLocation)
+    switch download.result {
+    case .success(let file): return "returned \(file)"
+    case .failure(MirrorError.allFailed(let failed)): return "threw allFailed(\(failed.sorted()))"
+    case .failure(let error as MirrorError): return "threw \(error)"
+    case .failure(let error): return "threw \(show(error))"
+    case nil: return "still running"
     }
   }
 }
@@ -214,58 +226,56 @@ private func outcome(of task: Task<String, any Error>, events: EventLog) async t
 struct FastestMirrorTests {
   @Test("Returns the first successful download without waiting for the slower mirrors")
   func firstSuccessWins() async throws {
-    let events = EventLog()
-    let (task, gate) = startDownload(events: events)
-    try await gate.waitForCall(2)
-    gate.succeed(try call("asia", in: gate), with: "file from asia")
-    events.expect(
-      try await outcome(of: task, events: events), equals: "returned file from asia",
+    let race = MirrorRace()
+    try race.events.require(race.gate.callCount, equals: 3, "All three mirrors are asked at once")
+    race.gate.succeed(try race.call("asia"), with: "file from asia")
+    race.events.expect(
+      try await race.outcome(), equals: "returned file from asia",
       "The first mirror to deliver wins, while the others are still downloading")
   }
 
   @Test("Cancels the slower mirrors once one has succeeded")
   func losersAreCancelled() async throws {
-    let events = EventLog()
-    let (task, gate) = startDownload(events: events)
-    try await gate.waitForCall(2)
-    gate.succeed(try call("us", in: gate), with: "file from us")
-    try await gate.waitForCancellation(of: try call("eu", in: gate))
-    try await gate.waitForCancellation(of: try call("asia", in: gate))
-    events.expect(try await outcome(of: task, events: events), equals: "returned file from us", "us wins")
+    let race = MirrorRace()
+    race.gate.succeed(try race.call("us"), with: "file from us")
+    race.executor.runUntilIdle()
+    let losers = [try race.call("eu"), try race.call("asia")]
+    race.events.expect(
+      losers.allSatisfy(race.gate.wasCancelled), "eu and asia are cancelled as soon as us has delivered",
+      actual: "cancelled: \(losers.filter(race.gate.wasCancelled).map { race.gate.arguments[$0] })")
+    race.events.expect(try await race.outcome(), equals: "returned file from us", "us wins")
   }
 
   @Test("Skips a mirror that fails and returns the next success")
   func failuresAreSkipped() async throws {
-    let events = EventLog()
-    let (task, gate) = startDownload(events: events)
-    try await gate.waitForCall(2)
-    gate.fail(try call("eu", in: gate), with: Offline())
-    try events.require(
-      !gate.wasCancelled(try call("us", in: gate)), "One mirror failing does not cancel the others",
-      actual: "us was cancelled")
-    gate.succeed(try call("us", in: gate), with: "file from us")
-    events.expect(
-      try await outcome(of: task, events: events), equals: "returned file from us",
-      "The failed mirror is skipped")
+    let race = MirrorRace()
+    race.gate.fail(try race.call("eu"), with: Offline())
+    race.executor.runUntilIdle()
+    try race.events.require(
+      !race.download.isFinished && !race.gate.wasCancelled(try race.call("us")),
+      "One mirror failing neither ends the download nor cancels the other mirrors",
+      actual: race.download.isFinished ? "the download ended" : "us was cancelled")
+    race.gate.succeed(try race.call("us"), with: "file from us")
+    race.events.expect(
+      try await race.outcome(), equals: "returned file from us", "The failed mirror is skipped")
   }
 
   @Test("Throws allFailed, naming every mirror, when all of them fail")
   func allFail() async throws {
-    let events = EventLog()
-    let (task, gate) = startDownload(events: events)
-    try await gate.waitForCall(2)
-    for index in 0..<3 { gate.fail(index, with: Offline()) }
-    events.expect(
-      try await outcome(of: task, events: events), equals: "threw allFailed([\"asia\", \"eu\", \"us\"])",
+    let race = MirrorRace()
+    for index in 0..<3 {
+      race.gate.fail(index, with: Offline())
+      race.executor.runUntilIdle()
+    }
+    race.events.expect(
+      try await race.outcome(), equals: "threw allFailed([\"asia\", \"eu\", \"us\"])",
       "The error says that every mirror failed")
   }
 
   @Test("No mirrors is a clear error")
   func noMirrors() async throws {
-    let events = EventLog()
-    let gate = CallGate<String, String>("download", events: events)
-    let task = Task { try await downloadFromFastestMirror([], using: FakeMirrors(gate: gate)) }
-    events.expect(
-      try await outcome(of: task, events: events), equals: "threw noMirrors", "noMirrors is thrown")
+    let race = MirrorRace(mirrors: [])
+    race.events.expect(try await race.outcome(), equals: "threw noMirrors", "noMirrors is thrown")
+    race.events.expect(race.gate.callCount, equals: 0, "No download is started")
   }
 }

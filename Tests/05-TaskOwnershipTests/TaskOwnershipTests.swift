@@ -73,6 +73,35 @@ struct CheckoutTests {
     checkout.events.expect(checkout.model.state, equals: .idle, "The screen is back to idle")
   }
 
+  @Test("After Cancel, Pay starts a new payment")
+  func payAgainAfterCancel() async throws {
+    let checkout = Checkout()
+    let first = checkout.tapPay()
+    try await checkout.charge.waitForCall(0)
+    checkout.events.record("user taps Cancel")
+    checkout.model.cancel()
+    try await checkout.finish(first, "the cancelled payment")
+    let second = checkout.tapPay()
+    try await checkout.charge.waitForCall(1)
+    checkout.charge.succeed(1, with: receipt)
+    try await checkout.finish(second, "the new payment")
+    checkout.events.expect(checkout.model.state, equals: .succeeded(receipt), "The new payment goes through")
+  }
+
+  @Test("After a declined card, Pay starts a new payment")
+  func payAgainAfterFailure() async throws {
+    let checkout = Checkout()
+    let first = checkout.tapPay()
+    try await checkout.charge.waitForCall(0)
+    checkout.charge.fail(0, with: CardDeclined())
+    try await checkout.finish(first, "the declined payment")
+    let second = checkout.tapPay()
+    try await checkout.charge.waitForCall(1)
+    checkout.charge.succeed(1, with: receipt)
+    try await checkout.finish(second, "the new payment")
+    checkout.events.expect(checkout.model.state, equals: .succeeded(receipt), "The new payment goes through")
+  }
+
   @Test("A second tap while paying does not start a second payment")
   func doubleTap() async throws {
     let checkout = Checkout()

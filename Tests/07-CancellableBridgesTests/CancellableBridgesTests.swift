@@ -228,16 +228,15 @@ struct CancellableBridgesTests {
         try await sdk.waitForFetch(0)
         let start = DispatchGroup()
         start.enter()
-        let cancelled = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
           start.wait()
           caller.cancel()
-          cancelled.signal()
+          events.record("cancel sent")
         }
         let callback = Task { try await sdk.callBack(0, with: .success(ada)) }
         start.leave()
         try await callback.value
-        cancelled.wait()
+        try await events.waitForEvent("the cancel to be sent") { $0 == "cancel sent" }
         let result = try await outcome(of: caller, events: events)
         try events.require(
           result == "returned User(42, Ada)" || result == "threw CancellationError()",
