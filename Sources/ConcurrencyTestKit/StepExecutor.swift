@@ -16,7 +16,8 @@ import Testing
 ///     // both reservations have gone as far as they can: count the remote calls now
 ///
 /// What does not run here: `Task {}`, `Task.detached`, `@MainActor` code and
-/// actors with custom executors.
+/// actors with custom executors. Tasks still suspended when a check ends are
+/// simply never run again: fine in a test process, which ends soon after.
 public final class StepExecutor: TaskExecutor, Sendable {
   private let jobs = Mutex<[UnownedJob]>([])
   /// Counts enqueued jobs, so ``run(until:_:sourceLocation:)`` can wait for more.

@@ -133,6 +133,10 @@ public final class TestClock: Clock, Sendable {
 
   /// Suspends until at least `count` tasks are suspended in `sleep`.
   ///
+  /// It counts the sleepers present right now, not the sleeps started so far: a
+  /// sleeper that is cancelled leaves the count. Cancel old sleepers (or let
+  /// their tasks finish) before waiting for a new one.
+  ///
   /// Fails the check if that does not happen within the hang bound.
   public func waitForSleepers(
     _ count: Int = 1,
