@@ -10,6 +10,8 @@
 //
 // `WORKSHOP_SKIP=04,06` leaves chapters out of the build; the grader uses it to
 // keep grading the other chapters when one of them does not compile.
+// `WORKSHOP_GRADING=1` leaves the runner and its tests out: grading a learner's
+// chapters needs only the chapters, their checks and the test kit.
 //
 // SwiftPM caches this manifest by its text, not by the files it reads, so the
 // line below changes whenever curriculum.json does. `swift run workshop`
@@ -47,18 +49,27 @@ let skipped = Set(
   (environment["WORKSHOP_SKIP"] ?? "").split(separator: ",").compactMap {
     Int($0.trimmingCharacters(in: .whitespaces))
   })
+let gradingOnly = environment["WORKSHOP_GRADING"] == "1"
 let chapters = loadChapters().filter { !skipped.contains($0.number) }
 
 var targets: [Target] = [
-  .target(name: "ConcurrencyTestKit", path: "Sources/ConcurrencyTestKit"),
-  .target(name: "WorkshopCore", path: "Sources/WorkshopCore"),
-  .executableTarget(name: "workshop", dependencies: ["WorkshopCore"], path: "Sources/workshop"),
-  .testTarget(
-    name: "ConcurrencyTestKitTests", dependencies: ["ConcurrencyTestKit"],
-    path: "Tests/ConcurrencyTestKitTests"),
-  .testTarget(
-    name: "WorkshopCoreTests", dependencies: ["WorkshopCore"], path: "Tests/WorkshopCoreTests"),
+  .target(name: "ConcurrencyTestKit", path: "Sources/ConcurrencyTestKit")
 ]
+var products: [Product] = [
+  .library(name: "ConcurrencyTestKit", targets: ["ConcurrencyTestKit"])
+]
+if !gradingOnly {
+  targets += [
+    .target(name: "WorkshopCore", path: "Sources/WorkshopCore"),
+    .executableTarget(name: "workshop", dependencies: ["WorkshopCore"], path: "Sources/workshop"),
+    .testTarget(
+      name: "ConcurrencyTestKitTests", dependencies: ["ConcurrencyTestKit"],
+      path: "Tests/ConcurrencyTestKitTests"),
+    .testTarget(
+      name: "WorkshopCoreTests", dependencies: ["WorkshopCore"], path: "Tests/WorkshopCoreTests"),
+  ]
+  products.insert(.executable(name: "workshop", targets: ["workshop"]), at: 0)
+}
 
 for chapter in chapters {
   targets.append(
@@ -76,10 +87,7 @@ for chapter in chapters {
 
 let package = Package(
   name: "Workshop",
-  products: [
-    .executable(name: "workshop", targets: ["workshop"]),
-    .library(name: "ConcurrencyTestKit", targets: ["ConcurrencyTestKit"]),
-  ],
+  products: products,
   dependencies: [],
   targets: targets,
   swiftLanguageModes: [.v6]

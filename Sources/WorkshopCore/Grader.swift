@@ -194,6 +194,9 @@ public struct Grader: Sendable {
     while true {
       var environment = ProcessInfo.processInfo.environment
       environment["WORKSHOP_SOLUTIONS"] = variant == .solutions ? "1" : nil
+      // The learner's build leaves the runner and its tests out; the solutions
+      // build keeps them, for `verify` runs the tooling's tests from it.
+      environment["WORKSHOP_GRADING"] = variant == .chapters ? "1" : nil
       environment["WORKSHOP_SKIP"] =
         broken.isEmpty ? nil : broken.keys.sorted().map(String.init).joined(separator: ",")
       let arguments = [
