@@ -18,39 +18,56 @@ private func thumbnail(of id: Int) -> Thumbnail { Thumbnail(pixels: "product \(i
 
 @Suite("02 Task groups: thumbnails")
 struct ThumbnailTests {
+  /// `loadThumbnails(for: [1, 2, 3])` on a step executor: after `runUntilIdle()`
+  /// every download it starts at once has started.
+  private struct Load {
+    let events = EventLog()
+    let executor: StepExecutor
+    let gate: CallGate<Int, Thumbnail>
+    let load: Spawned<[Int: Thumbnail]>
+
+    init() {
+      executor = StepExecutor(events: events)
+      let gate = CallGate<Int, Thumbnail>("thumbnail", events: events)
+      self.gate = gate
+      load = executor.spawn("loadThumbnails") {
+        try await loadThumbnails(for: [1, 2, 3], from: FakeThumbnails(gate: gate))
+      }
+      executor.runUntilIdle()
+    }
+
+    func answer(_ index: Int) {
+      gate.succeed(index, with: thumbnail(of: gate.arguments[index]))
+      executor.runUntilIdle()
+    }
+
+    func finish(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+      try await executor.run(
+        until: { load.isFinished }, "loadThumbnails to finish", sourceLocation: sourceLocation)
+    }
+  }
+
   @Test("Loads every thumbnail at the same time")
   func loadsAtOnce() async throws {
-    let events = EventLog()
-    let executor = StepExecutor(events: events)
-    let gate = CallGate<Int, Thumbnail>("thumbnail", events: events)
-    let load = executor.spawn("loadThumbnails") {
-      try await loadThumbnails(for: [1, 2, 3], from: FakeThumbnails(gate: gate))
-    }
-    executor.runUntilIdle()
-    events.expect(Set(gate.arguments), equals: [1, 2, 3], "All three downloads are in flight at once")
-    for index in 0..<gate.callCount { gate.succeed(index, with: thumbnail(of: gate.arguments[index])) }
-    try await executor.run(until: { load.isFinished }, "loadThumbnails to finish")
-    events.expect(load.value?.count, equals: 3, "Three thumbnails come back")
+    let load = Load()
+    load.events.expect(
+      Set(load.gate.arguments), equals: [1, 2, 3], "All three downloads are in flight at once")
+    for index in 0..<load.gate.callCount { load.answer(index) }
+    try await load.finish()
+    load.events.expect(load.load.value?.count, equals: 3, "Three thumbnails come back")
   }
 
   @Test("Each product gets its own thumbnail, whatever order the downloads finish in")
   func ownThumbnail() async throws {
-    let events = EventLog()
-    let executor = StepExecutor(events: events)
-    let gate = CallGate<Int, Thumbnail>("thumbnail", events: events)
-    let load = executor.spawn("loadThumbnails") {
-      try await loadThumbnails(for: [1, 2, 3], from: FakeThumbnails(gate: gate))
-    }
-    executor.runUntilIdle()
-    try events.require(gate.callCount, equals: 3, "All three downloads are in flight")
+    let load = Load()
+    try load.events.require(load.gate.callCount, equals: 3, "All three downloads are in flight")
     // The last product's download finishes first, the first product's last.
-    for index in (0..<3).sorted(by: { gate.arguments[$0] > gate.arguments[$1] }) {
-      gate.succeed(index, with: thumbnail(of: gate.arguments[index]))
-      executor.runUntilIdle()
+    for index in (0..<3).sorted(by: { load.gate.arguments[$0] > load.gate.arguments[$1] }) {
+      load.answer(index)
     }
-    try await executor.run(until: { load.isFinished }, "loadThumbnails to finish")
-    events.expect(
-      load.value, equals: [1: thumbnail(of: 1), 2: thumbnail(of: 2), 3: thumbnail(of: 3)],
+    try await load.finish()
+    load.events.expect(
+      load.load.value, equals: [1: thumbnail(of: 1), 2: thumbnail(of: 2), 3: thumbnail(of: 3)],
       "Every product id maps to its own thumbnail")
   }
 
@@ -67,21 +84,16 @@ struct ThumbnailTests {
 
   @Test("A failed download fails the load and cancels the other downloads")
   func failureCancelsOthers() async throws {
-    let events = EventLog()
-    let executor = StepExecutor(events: events)
-    let gate = CallGate<Int, Thumbnail>("thumbnail", events: events)
-    let load = executor.spawn("loadThumbnails") {
-      try await loadThumbnails(for: [1, 2, 3], from: FakeThumbnails(gate: gate))
-    }
-    executor.runUntilIdle()
-    try events.require(gate.callCount, equals: 3, "All three downloads are in flight")
-    gate.fail(1, with: Offline())
-    try await executor.run(until: { load.isFinished }, "loadThumbnails to finish")
-    events.expect(
-      load.error is Offline, "The download's error is thrown", actual: "\(String(describing: load.result))")
-    events.expect(
-      [0, 2].allSatisfy(gate.wasCancelled), "The other downloads are cancelled",
-      actual: "cancelled: \([0, 2].filter(gate.wasCancelled))")
+    let load = Load()
+    try load.events.require(load.gate.callCount, equals: 3, "All three downloads are in flight")
+    load.gate.fail(1, with: Offline())
+    try await load.finish()
+    load.events.expect(
+      load.load.error is Offline, "The download's error is thrown",
+      actual: "\(String(describing: load.load.result))")
+    load.events.expect(
+      [0, 2].allSatisfy(load.gate.wasCancelled), "The other downloads are cancelled",
+      actual: "cancelled: \([0, 2].filter(load.gate.wasCancelled))")
   }
 }
 
