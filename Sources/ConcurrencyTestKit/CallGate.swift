@@ -155,9 +155,11 @@ public final class CallGate<Argument: Sendable, Output: Sendable>: Sendable {
     do {
       try await state.wait(until: { $0.calls.count > index })
     } catch is WaitTimedOut {
+      let which = index == 0 ? "a call" : "call \(index + 1)"
       try events.stop(
-        "Expected call \(index + 1) to \(name) within \(hangBound.formatted).",
-        actual: "\(callCount) call(s) arrived", sourceLocation: sourceLocation)
+        "Expected \(which) to \(name) within \(hangBound.formatted).",
+        actual: callCount == 0 ? "\(name) was never called" : "only \(callCount) call(s) arrived",
+        sourceLocation: sourceLocation)
     }
     return state.current.calls[index].argument
   }

@@ -76,7 +76,9 @@ public enum EventStream {
         if (issue?["isKnown"] as? Bool) == true { continue }
         let messages = (payload["messages"] as? [[String: Any]]) ?? []
         let location = (issue?["sourceLocation"] as? [String: Any]).flatMap(describeLocation)
-        issues[id, default: []].append(describeIssue(messages, location: location))
+        // A parameterized check can record the same issue once per argument.
+        let text = describeIssue(messages, location: location)
+        if !(issues[id]?.contains(text) ?? false) { issues[id, default: []].append(text) }
       default:
         continue
       }

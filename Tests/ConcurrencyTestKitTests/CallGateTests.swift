@@ -69,7 +69,7 @@ struct CallGateTests {
     try await withKnownIssue {
       try await gate.waitForCall(0)
     } matching: { issue in
-      issue.comments.contains { $0.rawValue.contains("Expected call 1 to fetch within") }
+      issue.comments.contains { $0.rawValue.contains("Expected a call to fetch within") }
     }
   }
 

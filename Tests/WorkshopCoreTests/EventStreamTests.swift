@@ -97,3 +97,20 @@ struct DiagnosticsTests {
     #expect(reasons.last == "*** Program crashed: Illegal instruction at 0x1 ***")
   }
 }
+
+@Suite("Event stream: parameterized checks")
+struct ParameterizedEventStreamTests {
+  @Test("The same issue recorded by several arguments of one check is shown once")
+  func duplicateIssues() {
+    let issue =
+      #"{"kind":"event","payload":{"issue":{"isKnown":false},"kind":"issueRecorded","testID":"M.S/p(x:)/F.swift:1:1","messages":[{"symbol":"fail","text":"Expectation failed: x"}]},"version":0}"#
+    let stream = [
+      #"{"kind":"test","payload":{"displayName":"Param","id":"M.S/p(x:)/F.swift:1:1","kind":"function","name":"p(x:)"},"version":0}"#,
+      #"{"kind":"event","payload":{"kind":"testStarted","testID":"M.S/p(x:)/F.swift:1:1","messages":[]},"version":0}"#,
+      issue, issue, issue,
+      #"{"kind":"event","payload":{"kind":"testEnded","testID":"M.S/p(x:)/F.swift:1:1","messages":[]},"version":0}"#,
+    ].joined(separator: "\n")
+    let results = EventStream.results(fromJSONLines: stream)
+    #expect(results.map(\.issues) == [["Expectation failed: x"]])
+  }
+}
