@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -28,7 +29,17 @@ public struct Workshop {
     public static var standard: Console {
       var status: (@Sendable (String) -> Void)?
       if isatty(STDERR_FILENO) == 1 {
-        status = { text in FileHandle.standardError.write(Data("\r\u{1B}[K\(text)…".utf8)) }
+        let shown = Mutex("")
+        status = { text in
+          // Redraw only when the line changes: builds report progress often.
+          guard
+            shown.withLock({ last in
+              defer { last = text }
+              return last != text
+            })
+          else { return }
+          FileHandle.standardError.write(Data("\r\u{1B}[K\(text)…".utf8))
+        }
       }
       return Console(
         out: { print($0) },
