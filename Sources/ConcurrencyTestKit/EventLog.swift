@@ -148,9 +148,10 @@ public final class EventLog: Sendable {
       work.cancel()
       record("hang guard: \(description) still not finished after \(hangBound.formatted)")
       try stop(
-        "Expected \(description) to finish, but it did not finish within \(hangBound.formatted).",
-        actual: "still waiting: a continuation that is never resumed, or a wait for something"
-          + " that never happens, looks like this",
+        "\(description) never finished.",
+        expected: "it finishes within \(hangBound.formatted)",
+        actual: "still running after \(hangBound.formatted). Likely cause: a continuation that is"
+          + " never resumed, or a wait for something that never happens",
         sourceLocation: sourceLocation)
     }
     return try outcome.current!.get()

@@ -44,6 +44,20 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 extension Command {
   /// Parses the arguments after the program name.
   public static func parse(_ arguments: [String]) throws -> Command {
+    do {
+      return try parseArguments(arguments)
+    } catch var error as UsageError {
+      // Show the usage of the subcommand the user was typing, if any.
+      if error.subcommand == nil, let first = arguments.first(where: { !$0.hasPrefix("-") }),
+        subcommands.contains(first)
+      {
+        error.subcommand = first
+      }
+      throw error
+    }
+  }
+
+  private static func parseArguments(_ arguments: [String]) throws -> Command {
     var positional: [String] = []
     var options = Options()
     var repeatCount = 1

@@ -129,6 +129,8 @@ extension Curriculum {
   /// Finds the chapter a learner means: `4`, `04`, `DebouncedSearch`,
   /// `debounced-search` or `04-DebouncedSearch`, in any case.
   public func chapter(matching query: String) -> Chapter? {
+    // A tab-completed folder path: `Chapters/04-DebouncedSearch/`.
+    let query = query.split(separator: "/").last.map(String.init) ?? query
     let key = Self.normalized(query)
     if let number = Int(query.trimmingCharacters(in: .whitespaces)) {
       return chapters.first { $0.number == number }

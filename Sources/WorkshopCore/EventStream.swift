@@ -101,6 +101,22 @@ public enum EventStream {
     return "\(file.split(separator: "/").last.map(String.init) ?? file):\(line)"
   }
 
+  /// "The process crashed (SIGILL)." for an exit test's
+  /// `Expectation failed: .success → .signal(SIGILL → 4)`, nil for anything else.
+  static func exitTestCrash(_ text: String) -> String? {
+    let prefix = "Expectation failed: .success → "
+    guard text.hasPrefix(prefix) else { return nil }
+    let status = text.dropFirst(prefix.count)
+    if status.hasPrefix(".signal("), let end = status.firstIndex(of: " ") {
+      return
+        "Expected the code to keep running; the process crashed (\(status[status.index(status.startIndex, offsetBy: 8)..<end]))."
+    }
+    if status.hasPrefix(".exitCode(") {
+      return "Expected the code to keep running; the process exited early \(status.dropFirst())."
+    }
+    return nil
+  }
+
   /// Joins an issue's messages, dropping Swift Testing's generic first line
   /// when the check wrote its own explanation.
   static func describeIssue(_ messages: [[String: Any]], location: String?) -> String {
@@ -115,6 +131,9 @@ public enum EventStream {
       first == "Issue recorded" || first.hasPrefix("Expectation failed: checkPassed")
     {
       texts.removeFirst()
+    } else if let first = texts.first, let crash = exitTestCrash(first) {
+      // An exit test's child died: say so in words, then the check's explanation.
+      texts[0] = crash
     }
     var text = texts.joined(separator: "\n")
     if text.isEmpty { text = "Issue recorded" }

@@ -58,9 +58,13 @@ public struct Workspace: Sendable {
     root.appendingPathComponent(".workshop")
   }
 
-  /// The path of a learner's file, relative to the root, for messages.
-  public func exerciseFile(_ chapter: Curriculum.Chapter) -> String {
-    "Chapters/\(chapter.folder)/\(chapter.files.first ?? "")"
+  /// The files to edit for a chapter, relative to the root, for messages:
+  /// `Chapters/04-DebouncedSearch/SearchModel.swift`, or the folder with the
+  /// file names when there are several.
+  public func exerciseFiles(_ chapter: Curriculum.Chapter, in variant: Variant = .chapters) -> String {
+    let folder = (variant == .solutions ? "Solutions/" : "Chapters/") + chapter.folder + "/"
+    guard chapter.files.count > 1 else { return folder + (chapter.files.first ?? "") }
+    return folder + " (" + chapter.files.joined(separator: ", ") + ")"
   }
 
   // MARK: - The curriculum digest in Package.swift

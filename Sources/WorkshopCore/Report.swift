@@ -1,11 +1,22 @@
+import Foundation
+
 /// Renders grading results as text for learners and instructors.
 public struct Report: Sendable {
   public var style: Style
   public var workspace: Workspace
+  /// What was graded: the learner's chapters or the solutions.
+  public var variant: Variant
 
-  public init(style: Style, workspace: Workspace) {
+  public init(style: Style, workspace: Workspace, variant: Variant = .chapters) {
     self.style = style
     self.workspace = workspace
+    self.variant = variant
+  }
+
+  /// A `workshop` command line, with `--solutions` when grading the solutions.
+  private func workshop(_ arguments: String) -> String {
+    let options = variant == .solutions ? " --solutions" : ""
+    return style.command("swift run workshop" + (arguments.isEmpty ? "" : " " + arguments) + options)
   }
 
   // MARK: - Progress (the default command)
@@ -60,8 +71,8 @@ public struct Report: Sendable {
       }
     }
     lines.append(
-      "  Open \(style.cyan(workspace.exerciseFile(chapter))), then run "
-        + style.bold("swift run workshop check \(chapter.paddedNumber)") + ".")
+      "  Open \(style.cyan(workspace.exerciseFiles(chapter, in: variant))), then run "
+        + workshop("check \(chapter.paddedNumber)") + ".")
     return lines.joined(separator: "\n")
   }
 
@@ -80,8 +91,8 @@ public struct Report: Sendable {
       for error in report.compileErrors { lines += indent(error, by: 2) }
       lines.append("")
       lines.append(
-        "Fix the error above in \(style.cyan("Chapters/\(chapter.folder)/")), then run "
-          + style.bold("swift run workshop check \(chapter.paddedNumber)") + " again.")
+        "Fix the error above in \(style.cyan(workspace.exerciseFiles(chapter, in: variant))), then run "
+          + workshop("check \(chapter.paddedNumber)") + " again.")
       return lines.joined(separator: "\n")
     }
     for check in report.checks {
@@ -94,8 +105,17 @@ public struct Report: Sendable {
         lines.append("  " + style.mark(false) + " " + check.name + style.red("  (never finished)"))
       case .failed:
         lines.append("  " + style.mark(false) + " " + check.name)
+        var previousLog: Substring?
         for issue in check.issues {
-          lines += indent(issue, by: 6)
+          // Several expectations of one check usually share its event log:
+          // print it once.
+          let (text, log, location) = splitLog(issue)
+          if let log, log == previousLog {
+            lines += indent(text + "\n(same events as above)" + location, by: 6)
+          } else {
+            lines += indent(issue, by: 6)
+          }
+          previousLog = log
         }
       }
     }
@@ -105,7 +125,7 @@ public struct Report: Sendable {
       lines += indent(crash, by: 2)
       lines.append(
         "  Each check was then run on its own: those that crash say so above. Run "
-          + style.bold("swift test --filter \(chapter.testModule)") + " to see the whole crash log.")
+          + style.command("swift test --filter \(chapter.testModule)") + " to see the whole crash log.")
     }
     if let limit = report.timeLimit {
       lines.append("")
@@ -119,16 +139,29 @@ public struct Report: Sendable {
     if report.state == .done {
       lines.append(
         style.green("Chapter \(chapter.paddedNumber) is done!")
-          + " Run " + style.bold("swift run workshop") + " to see what is next.")
+          + " Run " + workshop("") + " to see what is next.")
+    } else if variant == .solutions {
+      lines.append(
+        "The reference solution fails: fix \(style.cyan(workspace.exerciseFiles(chapter, in: variant))).")
     } else {
       lines.append(
-        "Edit \(style.cyan(workspace.exerciseFile(chapter))) and run this again. Stuck? "
-          + style.bold("swift run workshop hint \(chapter.paddedNumber)"))
+        "Edit \(style.cyan(workspace.exerciseFiles(chapter, in: variant))) and run this again. Stuck? "
+          + workshop("hint \(chapter.paddedNumber)"))
     }
     return lines.joined(separator: "\n")
   }
 
   // MARK: - Helpers
+
+  /// An issue's text before its event log, the log (up to the location
+  /// line), and the location line.
+  private func splitLog(_ issue: String) -> (String, Substring?, Substring) {
+    guard let start = issue.range(of: "Recorded events:") else { return (issue, nil, "") }
+    let head = String(issue[..<start.lowerBound]).trimmingCharacters(in: .newlines)
+    let rest = issue[start.lowerBound...]
+    let end = rest.range(of: "\n(at ")?.lowerBound ?? rest.endIndex
+    return (head, rest[..<end], rest[end...])
+  }
 
   private func state(_ state: ChapterReport.State) -> String {
     switch state {

@@ -35,6 +35,11 @@ public struct Style: Sendable {
   public func yellow(_ text: String) -> String { wrap(text, "33") }
   public func cyan(_ text: String) -> String { wrap(text, "36") }
 
+  /// A command to type: bold on a terminal, in backticks otherwise.
+  public func command(_ text: String) -> String {
+    colored ? bold(text) : "`\(text)`"
+  }
+
   /// The mark for a passing or failing check.
   public func mark(_ passed: Bool) -> String {
     passed ? green("✓") : red("✗")

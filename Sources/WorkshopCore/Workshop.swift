@@ -120,8 +120,10 @@ public struct Workshop {
     case .verify(let repeatCount, let options):
       return verify(workspace, repeatCount: repeatCount, options)
     case .list:
+      let width = workspace.curriculum.chapters.map(\.title.count).max() ?? 0
       for chapter in workspace.curriculum.chapters {
-        console.out("\(chapter.paddedNumber)  \(style.bold(chapter.title))  \(style.dim(chapter.summary))")
+        let title = chapter.title + String(repeating: " ", count: width - chapter.title.count)
+        console.out("\(chapter.paddedNumber)  \(style.bold(title))  \(style.dim(chapter.summary))")
       }
       return ExitCode.success
     case .help, .version:
@@ -133,7 +135,9 @@ public struct Workshop {
 
   private func progress(_ workspace: Workspace, _ options: Command.Options) -> Int32 {
     guard let reports = grade(workspace, options, chapters: nil) else { return ExitCode.failure }
-    console.out(Report(style: style, workspace: workspace).progress(reports))
+    let report = Report(
+      style: style, workspace: workspace, variant: options.solutions ? .solutions : .chapters)
+    console.out(report.progress(reports))
     return ExitCode.success
   }
 
@@ -143,7 +147,9 @@ public struct Workshop {
     guard let reports = grade(workspace, options, chapters: [chapter]), let report = reports.first else {
       return ExitCode.failure
     }
-    console.out(Report(style: style, workspace: workspace).chapterDetail(report))
+    console.out(
+      Report(style: style, workspace: workspace, variant: options.solutions ? .solutions : .chapters)
+        .chapterDetail(report))
     return report.state == .done ? ExitCode.success : ExitCode.failure
   }
 
@@ -166,11 +172,15 @@ public struct Workshop {
     let shown = counts[chapter.folder] ?? 0
     guard shown < chapter.hints.count else {
       console.out(
-        "That was the last hint for chapter \(chapter.paddedNumber) (\(chapter.hints.count) of \(chapter.hints.count))."
-      )
+        style.bold("Hint \(chapter.hints.count) of \(chapter.hints.count), again")
+          + style.dim(" · chapter \(chapter.paddedNumber), \(chapter.title)"))
+      console.out("")
+      console.out(chapter.hints[chapter.hints.count - 1])
+      console.out("")
+      console.out("That was the last hint for chapter \(chapter.paddedNumber).")
       console.out(
         "When you are ready, compare with the reference in \(style.cyan("Solutions/\(chapter.folder)/")),"
-          + " or run \(style.bold("swift run workshop hint \(chapter.paddedNumber) --reset")) to read them again."
+          + " or run \(style.command("swift run workshop hint \(chapter.paddedNumber) --reset")) to read them all again."
       )
       return ExitCode.success
     }
@@ -186,7 +196,7 @@ public struct Workshop {
     console.out("")
     let more = shown + 1 < chapter.hints.count ? "Run it again for the next hint, or try " : "Try "
     console.out(
-      more + style.bold("swift run workshop check \(chapter.paddedNumber)") + " after your next change.")
+      more + style.command("swift run workshop check \(chapter.paddedNumber)") + " after your next change.")
     return ExitCode.success
   }
 
@@ -209,7 +219,9 @@ public struct Workshop {
   private func resolve(_ query: String, in workspace: Workspace) -> Curriculum.Chapter? {
     if let chapter = workspace.curriculum.chapter(matching: query) { return chapter }
     var message = "error: no chapter '\(query)'."
-    if let guess = workspace.curriculum.suggestion(for: query) {
+    if let number = Int(query), (1...13).contains(number) {
+      message = "error: chapter \(number) is not in this copy of the workshop yet (see README.md)."
+    } else if let guess = workspace.curriculum.suggestion(for: query) {
       message += " Did you mean \(guess.paddedNumber) (\(guess.title))?"
     }
     console.err(message)

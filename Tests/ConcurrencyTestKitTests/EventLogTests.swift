@@ -73,7 +73,7 @@ struct EventLogTests {
         await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
       }
     } matching: { issue in
-      issue.comments.contains { $0.rawValue.contains("did not finish within") }
+      issue.comments.contains { $0.rawValue.contains("never finished.\nExpected: it finishes within") }
     }
     #expect(start.duration(to: .now) < .seconds(10))
   }

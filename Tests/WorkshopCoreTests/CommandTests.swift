@@ -82,3 +82,18 @@ struct CommandTests {
     }
   }
 }
+
+@Suite("Command line parsing: usage lines")
+struct UsageLineTests {
+  @Test("An option error while typing a subcommand shows that subcommand's usage")
+  func optionErrorNamesSubcommand() {
+    do {
+      _ = try Command.parse(["check", "4", "--timeout", "abc"])
+      Issue.record("accepted a bad timeout")
+    } catch let error as UsageError {
+      #expect(error.subcommand == "check")
+    } catch {
+      Issue.record("unexpected error \(error)")
+    }
+  }
+}

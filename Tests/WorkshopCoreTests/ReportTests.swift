@@ -54,7 +54,7 @@ struct ReportTests {
     #expect(text.contains("–        does not compile"))
     #expect(text.contains("Progress: 1 of 3 chapters done · 2 of 3 checks pass"))
     #expect(text.contains("Next: chapter 02, Two\n  ✗ Sends one request"))
-    #expect(text.contains("Open Chapters/02-Two/Code.swift, then run swift run workshop check 02."))
+    #expect(text.contains("Open Chapters/02-Two/Code.swift, then run `swift run workshop check 02`."))
     #expect(!text.contains("\u{1B}["), "no escape codes without colour")
   }
 
@@ -86,5 +86,39 @@ struct ReportTests {
     #expect(Style.forStandardOutput(environment: ["NO_COLOR": "1"]).colored == false)
     #expect(Style(colored: true).green("ok") == "\u{1B}[32mok\u{1B}[0m")
     #expect(Style(colored: false).green("ok") == "ok")
+  }
+}
+
+@Suite("Reports: one chapter in detail")
+struct ChapterDetailTests {
+  @Test("A check's event log is printed once, however many of its expectations failed")
+  func sharedLogPrintedOnce() {
+    let log = "Recorded events:\n  1. user typed \"sw\""
+    let detail = report.chapterDetail(
+      ChapterReport(
+        chapter: chapter(4, "Four", fails: []),
+        checks: [
+          CheckResult(
+            id: "x", name: "Stops", status: .failed,
+            issues: ["First\n\(log)\n(at T.swift:1)", "Second\n\(log)\n(at T.swift:2)"])
+        ]))
+    #expect(detail.components(separatedBy: "1. user typed").count == 2, "\(detail)")
+    #expect(detail.contains("Second\n      (same events as above)\n      (at T.swift:2)"), "\(detail)")
+  }
+
+  @Test("A chapter with several files names all of them")
+  func severalFiles() {
+    var two = chapter(9, "Nine", fails: [])
+    two.files = ["A.swift", "B.swift"]
+    #expect(workspace.exerciseFiles(two) == "Chapters/09-Nine/ (A.swift, B.swift)")
+    #expect(workspace.exerciseFiles(two, in: .solutions) == "Solutions/09-Nine/ (A.swift, B.swift)")
+  }
+
+  @Test("An exit test's crash is said in words")
+  func exitTestCrash() {
+    #expect(
+      EventStream.exitTestCrash("Expectation failed: .success → .signal(SIGILL → 4)")
+        == "Expected the code to keep running; the process crashed (SIGILL).")
+    #expect(EventStream.exitTestCrash("Expectation failed: 1 == 2") == nil)
   }
 }
