@@ -46,7 +46,6 @@ public struct ProcessOutcome: Sendable {
   public var timedOut: Bool
   public var standardOutput: String
   public var standardError: String
-  public var seconds: Double
 
   public var succeeded: Bool { termination == .exited(0) && !timedOut }
 }
@@ -132,11 +131,9 @@ public enum Subprocess {
 
     let termination: Termination =
       (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)
-    let elapsed = start.duration(to: .now)
     return ProcessOutcome(
       termination: termination, timedOut: timedOut,
-      standardOutput: readText(outPath), standardError: readText(errPath),
-      seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+      standardOutput: readText(outPath), standardError: readText(errPath))
   }
 
   /// Reads at most the last 4 MiB of a file as text.

@@ -40,6 +40,17 @@ private struct Checkout {
     return model.submit(order)
   }
 
+  /// Taps Pay once more after the first payment ended, and expects it to go through.
+  func payAgain(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let again = tapPay()
+    try await charge.waitForCall(1, sourceLocation: sourceLocation)
+    charge.succeed(1, with: receipt)
+    try await finish(again, "the new payment", sourceLocation: sourceLocation)
+    events.expect(
+      model.state, equals: .succeeded(receipt), "The new payment goes through", sourceLocation: sourceLocation
+    )
+  }
+
   func finish(_ task: Task<Void, Never>, _ what: String, sourceLocation: SourceLocation = #_sourceLocation)
     async throws
   {
@@ -81,11 +92,7 @@ struct CheckoutTests {
     checkout.events.record("user taps Cancel")
     checkout.model.cancel()
     try await checkout.finish(first, "the cancelled payment")
-    let second = checkout.tapPay()
-    try await checkout.charge.waitForCall(1)
-    checkout.charge.succeed(1, with: receipt)
-    try await checkout.finish(second, "the new payment")
-    checkout.events.expect(checkout.model.state, equals: .succeeded(receipt), "The new payment goes through")
+    try await checkout.payAgain()
   }
 
   @Test("After a declined card, Pay starts a new payment")
@@ -95,11 +102,7 @@ struct CheckoutTests {
     try await checkout.charge.waitForCall(0)
     checkout.charge.fail(0, with: CardDeclined())
     try await checkout.finish(first, "the declined payment")
-    let second = checkout.tapPay()
-    try await checkout.charge.waitForCall(1)
-    checkout.charge.succeed(1, with: receipt)
-    try await checkout.finish(second, "the new payment")
-    checkout.events.expect(checkout.model.state, equals: .succeeded(receipt), "The new payment goes through")
+    try await checkout.payAgain()
   }
 
   @Test("A second tap while paying does not start a second payment")
@@ -203,7 +206,7 @@ struct FeedTests {
     let events = EventLog()
     let gate = CallGate<Int, [String]>("loadFeed", events: events)
     var model: FeedModel? = FeedModel(service: FakeFeed(gate: gate))
-    weak var released = model
+    weak let released = model
     _ = model?.load(page: 1)
     try await gate.waitForCall(0)
     events.record("the screen lets go of its model")
