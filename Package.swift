@@ -87,6 +87,9 @@ for chapter in chapters {
 
 let package = Package(
   name: "Workshop",
+  // Mutex and Atomic (Synchronization) and task executors (SE-0417) are
+  // available from macOS 15. The course runs on the Mac, not on a device.
+  platforms: [.macOS(.v15)],
   products: products,
   dependencies: [],
   targets: targets,

@@ -20,6 +20,12 @@ public struct Workspace: Sendable {
     self.curriculum = curriculum
   }
 
+  /// The folder of this source file in the checkout the runner was built from.
+  ///
+  /// Xcode runs the `workshop` scheme in its own build folder, not in the
+  /// package; the runner then grades the checkout it was built from.
+  public static let builtFrom = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+
   /// Finds the workspace at `start` or the nearest folder above it.
   public static func locate(from start: URL) throws -> Workspace {
     var folder = start.standardizedFileURL
@@ -174,10 +180,12 @@ public struct Grader: Sendable {
     self.progress = progress
   }
 
-  /// The result of building: the test binary, and the chapters left out.
+  /// The result of building: the test product, and the chapters left out.
   public struct Build: Sendable {
-    /// The test executable holding every chapter that compiled.
-    public var testBinary: URL
+    /// The test product holding every chapter that compiled.
+    public var product: URL
+    /// How this platform starts the product's checks.
+    public var launcher: TestLauncher
     /// The first compiler errors of each chapter that does not compile.
     public var brokenChapters: [Int: [String]]
   }
@@ -188,8 +196,9 @@ public struct Grader: Sendable {
   /// Unless `force` is set, a build is skipped when no input changed since the
   /// last complete build: that saves a second of SwiftPM start-up per run.
   public func build(force: Bool = false) throws -> Build {
-    if !force, let binary = upToDateBinary() {
-      return Build(testBinary: binary, brokenChapters: [:])
+    let launcher = try TestLauncher.platform.get()
+    if !force, let product = upToDateProduct(launcher) {
+      return Build(product: product, launcher: launcher, brokenChapters: [:])
     }
     let started = Date()
     try? FileManager.default.removeItem(at: stampFile)
@@ -215,13 +224,13 @@ public struct Grader: Sendable {
           progress("Building \(step)")
         })
       if outcome.succeeded {
-        let binary = try testBinary()
+        let product = try launcher.product(in: debugFolder)
         if broken.isEmpty {
           // Stamped with the start time: an edit saved during the build is newer.
           try? Data().write(to: stampFile)
           try? FileManager.default.setAttributes([.modificationDate: started], ofItemAtPath: stampFile.path)
         }
-        return Build(testBinary: binary, brokenChapters: broken)
+        return Build(product: product, launcher: launcher, brokenChapters: broken)
       }
       let output = outcome.standardOutput + "\n" + outcome.standardError
       let errors = Diagnostics.compilerErrors(in: output)
@@ -277,7 +286,7 @@ public struct Grader: Sendable {
           slots.signal()
           group.leave()
         }
-        let report = runChecks(of: chapter, binary: build.testBinary)
+        let report = runChecks(of: chapter, build: build)
         reports.withLock { $0[chapter.number] = report }
         let count = finished.withLock { count in
           count += 1
@@ -295,8 +304,8 @@ public struct Grader: Sendable {
   ///
   /// If the process crashes, each check is run again alone, so that the crash
   /// fails the check that caused it and the others still get a real result.
-  public func runChecks(of chapter: Curriculum.Chapter, binary: URL) -> ChapterReport {
-    let all = runProcess(binary, filter: "^\(chapter.testModule)\\.")
+  public func runChecks(of chapter: Curriculum.Chapter, build: Build) -> ChapterReport {
+    let all = runProcess(build, filter: "^\(chapter.testModule)\\.")
     var report = ChapterReport(chapter: chapter, checks: all.checks, crash: all.crash)
     if all.timedOut {
       report.timeLimit = timeLimit
@@ -305,7 +314,7 @@ public struct Grader: Sendable {
     guard all.crash != nil, report.checks.count > 1 else { return report }
     report.checks = report.checks.map { check in
       let alone = runProcess(
-        binary, filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$")
+        build, filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$")
       guard var result = alone.checks.first(where: { $0.id == check.id }) else { return check }
       if let crash = alone.crash {
         result.status = .failed
@@ -321,22 +330,25 @@ public struct Grader: Sendable {
 
   /// Runs the checks whose IDs match `filter` and reads the event stream.
   private func runProcess(
-    _ binary: URL, filter: String
+    _ build: Build, filter: String
   ) -> (checks: [CheckResult], crash: String?, timedOut: Bool) {
     let stream = FileManager.default.temporaryDirectory
       .appendingPathComponent("workshop-\(UUID().uuidString).jsonl")
     defer { try? FileManager.default.removeItem(at: stream) }
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = "1"
-    let arguments = [
-      "--testing-library", "swift-testing",
-      "--filter", filter,
-      "--event-stream-output-path", stream.path,
-      "--event-stream-version", "0",
-    ]
+    let command = build.launcher.command(
+      product: build.product,
+      arguments: [
+        "--filter", filter,
+        "--event-stream-output-path", stream.path,
+        "--event-stream-version", "0",
+      ],
+      environment: environment)
     let outcome: ProcessOutcome
     do {
-      outcome = try Subprocess.run(binary.path, arguments, environment: environment, timeout: timeLimit)
+      outcome = try Subprocess.run(
+        command.executable, command.arguments, environment: command.environment, timeout: timeLimit)
     } catch {
       return ([], "could not start the checks: \(error)", false)
     }
@@ -366,12 +378,12 @@ public struct Grader: Sendable {
     workspace.scratchPath(for: variant).appendingPathComponent("workshop-build-stamp")
   }
 
-  /// The test executable, if no input of the build changed since the last
+  /// The test product, if no input of the build changed since the last
   /// complete build; nil if a build is needed.
-  func upToDateBinary() -> URL? {
+  func upToDateProduct(_ launcher: TestLauncher) -> URL? {
     let files = FileManager.default
     guard let stamp = try? files.attributesOfItem(atPath: stampFile.path)[.modificationDate] as? Date,
-      let binary = try? testBinary()
+      let product = try? launcher.product(in: debugFolder)
     else { return nil }
     let root = workspace.root
     let inputs = [
@@ -392,18 +404,12 @@ public struct Grader: Sendable {
         if date >= stamp { return nil }
       }
     }
-    return binary
+    return product
   }
 
-  /// Finds the test executable SwiftPM linked for this variant.
-  private func testBinary() throws -> URL {
-    let folder = workspace.scratchPath(for: variant).appendingPathComponent("debug")
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    guard let name = names.sorted().first(where: { $0.hasSuffix("PackageTests.xctest") }) else {
-      throw GradingError(
-        description: "the build succeeded but no test executable was found in \(folder.path)")
-    }
-    return folder.appendingPathComponent(name)
+  /// The folder SwiftPM links this variant's products into.
+  private var debugFolder: URL {
+    workspace.scratchPath(for: variant).appendingPathComponent("debug")
   }
 
   private func relativize(_ text: String) -> String {

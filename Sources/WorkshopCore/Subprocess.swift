@@ -22,21 +22,17 @@ public enum Termination: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The name of a POSIX signal: `SIGILL`, `SIGSEGV`...
+///
+/// Matched against the C library's constants, not numbers: some differ
+/// between Linux and macOS (`SIGBUS` is 7 on Linux and 10 on macOS).
 public func signalName(_ signal: Int32) -> String {
-  switch signal {
-  case 1: "SIGHUP"
-  case 2: "SIGINT"
-  case 4: "SIGILL"
-  case 5: "SIGTRAP"
-  case 6: "SIGABRT"
-  case 7: "SIGBUS"
-  case 8: "SIGFPE"
-  case 9: "SIGKILL"
-  case 11: "SIGSEGV"
-  case 13: "SIGPIPE"
-  case 15: "SIGTERM"
-  default: "signal \(signal)"
-  }
+  let names: [(Int32, String)] = [
+    (SIGHUP, "SIGHUP"), (SIGINT, "SIGINT"), (SIGQUIT, "SIGQUIT"), (SIGILL, "SIGILL"),
+    (SIGTRAP, "SIGTRAP"), (SIGABRT, "SIGABRT"), (SIGBUS, "SIGBUS"), (SIGFPE, "SIGFPE"),
+    (SIGKILL, "SIGKILL"), (SIGSEGV, "SIGSEGV"), (SIGPIPE, "SIGPIPE"), (SIGALRM, "SIGALRM"),
+    (SIGTERM, "SIGTERM"), (SIGSYS, "SIGSYS"), (SIGXCPU, "SIGXCPU"),
+  ]
+  return names.first { $0.0 == signal }?.1 ?? "signal \(signal)"
 }
 
 /// What a finished child process left behind.
@@ -78,14 +74,20 @@ public enum Subprocess {
     let outPath = scratch.appendingPathComponent("stdout").path
     let errPath = scratch.appendingPathComponent("stderr").path
 
-    var actions = posix_spawn_file_actions_t()
+    // An optional pointer on Darwin, a struct on Glibc; initialised below either way.
+    #if canImport(Darwin)
+      var actions: posix_spawn_file_actions_t? = nil
+      var attributes: posix_spawnattr_t? = nil
+    #else
+      var actions = posix_spawn_file_actions_t()
+      var attributes = posix_spawnattr_t()
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
 
-    var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
     // A process group of its own, so a timeout can kill everything it started.

