@@ -58,7 +58,7 @@ public enum Portability {
     Rule(
       name: "linux-interfaces",
       pattern:
-        #"\b(epoll_[a-z_]+|inotify_[a-z_]+|eventfd|signalfd|timerfd_[a-z_]+|prctl|sched_setaffinity|pipe2|SIGRTMIN|SIGRTMAX|SIGPWR|SIGSTKFLT)\b"#,
+        #"\b(epoll_\w+|inotify_\w+|eventfd|signalfd|timerfd_\w+|prctl|sched_setaffinity|pipe2|SIGRTMIN|SIGRTMAX|SIGPWR|SIGSTKFLT)\b"#,
       onlyOn: .linux, reason: "a Linux system interface that macOS does not have"),
     Rule(
       name: "bubblewrap", pattern: #""bwrap""#, onlyOn: .linux,

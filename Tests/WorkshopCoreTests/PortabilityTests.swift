@@ -7,6 +7,8 @@ private func rules(_ source: String, macOS: Int? = 15) -> [String] {
   Portability.findings(inSource: source, path: "File.swift", declaredMacOS: macOS).map(\.rule)
 }
 
+// Sources under test are raw string literals: the check reads them as text,
+// so this file passes the check it tests.
 @Suite("Portability check")
 struct PortabilityTests {
   @Test(
@@ -14,9 +16,9 @@ struct PortabilityTests {
     arguments: [
       ("import Glibc", "glibc"),
       (#"let status = try String(contentsOfFile: "/proc/\(pid)/status")"#, "proc-filesystem"),
-      ("var actions = posix_spawn_file_actions_t()", "spawn-types"),
-      ("var thread = pthread_t()", "pthread-value"),
-      ("let fd = epoll_create1(0)", "linux-interfaces"),
+      (#"var actions = posix_spawn_file_actions_t()"#, "spawn-types"),
+      (#"var thread = pthread_t()"#, "pthread-value"),
+      (#"let fd = epoll_create1(0)"#, "linux-interfaces"),
       (#"let arguments = ["bwrap", "--die-with-parent"]"#, "bubblewrap"),
     ])
   func linuxOnly(line: String, rule: String) {
@@ -30,9 +32,9 @@ struct PortabilityTests {
     arguments: [
       "#if canImport(Glibc)\n  import Glibc\n#endif",
       #"#if os(Linux)\#nlet path = "/proc/self/status"\#n#endif"#,
-      "#if canImport(Darwin)\n  var a: posix_spawnattr_t? = nil\n#else\n  var a = posix_spawnattr_t()\n#endif",
+      #"#if canImport(Darwin)\#n  var a: posix_spawnattr_t? = nil\#n#else\#n  var a = posix_spawnattr_t()\#n#endif"#,
       "#if canImport(Darwin)\n  import Darwin\n#elseif canImport(Glibc)\n  import Glibc\n#endif",
-      "#if os(Linux)\n  #if DEBUG\n    let fd = eventfd(0, 0)\n  #endif\n#endif",
+      #"#if os(Linux)\#n  #if DEBUG\#n    let fd = eventfd(0, 0)\#n  #endif\#n#endif"#,
     ])
   func guarded(source: String) {
     #expect(rules(source).isEmpty)
