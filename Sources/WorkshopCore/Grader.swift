@@ -205,7 +205,7 @@ public struct Grader: Sendable {
     var broken: [Int: [String]] = [:]
     let known = Set(workspace.curriculum.chapters.map(\.number))
     while true {
-      var environment = ProcessInfo.processInfo.environment
+      var environment = Self.childEnvironment
       environment["WORKSHOP_SOLUTIONS"] = variant == .solutions ? "1" : nil
       // The learner's build leaves the runner and its tests out; the solutions
       // build keeps them, for `verify` runs the tooling's tests from it.
@@ -258,6 +258,14 @@ public struct Grader: Sendable {
     let chapters = chapters ?? workspace.curriculum.chapters
     let build = try build()
     return run(chapters, build: build)
+  }
+
+  /// The environment the grader's builds and checks start from: this
+  /// process's, without the dynamic loader's paths. Xcode sets those to its
+  /// own build folder when it runs the `workshop` scheme; the test launcher
+  /// sets the ones the checks need.
+  static var childEnvironment: [String: String] {
+    ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("DYLD_") }
   }
 
   /// How many chapters' checks run at the same time. Most of a failing
@@ -335,7 +343,7 @@ public struct Grader: Sendable {
     let stream = FileManager.default.temporaryDirectory
       .appendingPathComponent("workshop-\(UUID().uuidString).jsonl")
     defer { try? FileManager.default.removeItem(at: stream) }
-    var environment = ProcessInfo.processInfo.environment
+    var environment = Self.childEnvironment
     environment["NO_COLOR"] = "1"
     let command = build.launcher.command(
       product: build.product,

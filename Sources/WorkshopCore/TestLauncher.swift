@@ -106,10 +106,10 @@ extension TestLauncher {
   /// The launcher for this platform, found once per run.
   public static let platform: Result<TestLauncher, GradingError> = {
     #if os(macOS)
-      Result { try TestLauncher(kind: .testingHelper(findTestingHelper())) }
+      return Result { try TestLauncher(kind: .testingHelper(findTestingHelper())) }
         .mapError { $0 as? GradingError ?? GradingError(description: "\($0)") }
     #else
-      .success(TestLauncher(kind: .direct))
+      return .success(TestLauncher(kind: .direct))
     #endif
   }()
 
