@@ -59,6 +59,19 @@ public struct Workspace: Sendable {
     }
   }
 
+  /// `text` with the workspace's absolute path removed from the paths in it.
+  ///
+  /// The compiler may print the real path: on macOS the temporary folder
+  /// `/var/folders/...` is really `/private/var/folders/...`.
+  public func relativize(_ text: String) -> String {
+    var spellings = [root.path]
+    if let real = realpath(root.path, nil) {
+      spellings.append(String(cString: real))
+      free(real)
+    }
+    return spellings.reduce(text) { $0.replacingOccurrences(of: $1 + "/", with: "") }
+  }
+
   /// Where the workshop keeps its own small state (hints shown, timings).
   public var stateDirectory: URL {
     root.appendingPathComponent(".workshop")
@@ -239,13 +252,13 @@ public struct Grader: Sendable {
         guard let number = Diagnostics.chapterNumber(ofPath: error.path), known.contains(number),
           broken[number] == nil
         else { continue }
-        newlyBroken[number, default: []].append(relativize(error.text))
+        newlyBroken[number, default: []].append(workspace.relativize(error.text))
       }
       if newlyBroken.isEmpty {
         let shown =
           errors.isEmpty
           ? Self.tail(of: output, lines: 30)
-          : errors.prefix(5).map { relativize($0.text) }.joined(separator: "\n")
+          : errors.prefix(5).map { workspace.relativize($0.text) }.joined(separator: "\n")
         throw GradingError(
           description: "the build failed outside any chapter (\(variant.rawValue)):\n\(shown)")
       }
@@ -418,10 +431,6 @@ public struct Grader: Sendable {
   /// The folder SwiftPM links this variant's products into.
   private var debugFolder: URL {
     workspace.scratchPath(for: variant).appendingPathComponent("debug")
-  }
-
-  private func relativize(_ text: String) -> String {
-    text.replacingOccurrences(of: workspace.root.path + "/", with: "")
   }
 
   /// The last `[12/40]` step in SwiftPM's output.

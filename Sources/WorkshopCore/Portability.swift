@@ -68,10 +68,12 @@ public enum Portability {
       reason: "Synchronization's Mutex and Atomic are available from macOS 15"),
     Rule(
       name: "task-executors",
-      pattern: #"\b(withTaskExecutorPreference|TaskExecutor|globalConcurrentExecutor)\b|\bexecutorPreference\s*:"#,
+      pattern:
+        #"\b(withTaskExecutorPreference|TaskExecutor|globalConcurrentExecutor)\b|\bexecutorPreference\s*:"#,
       macOS: 15, reason: "task executors (SE-0417) are available from macOS 15"),
     Rule(
-      name: "macos-26", pattern: #"\bTask\.immediate\b|\bInlineArray\b|\bObservations\b|\bTask\s*\(\s*name\s*:"#,
+      name: "macos-26",
+      pattern: #"\bTask\.immediate\b|\bInlineArray\b|\bObservations\b|\bTask\s*\(\s*name\s*:"#,
       macOS: 26, reason: "available from macOS 26 only"),
   ]
 

@@ -218,9 +218,12 @@ public struct Verifier {
   private func checkPlatforms(_ tally: Tally) {
     let root = workspace.root
     let findings = Portability.findings(inPackage: root, folders: Self.portableFolders)
-    let declared = Portability.declaredMacOS(inManifest: (try? String(
-      contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? "")
-    let guarded = findings.filter { rule in Portability.rules.contains { $0.name == rule.rule && $0.onlyOn != nil } }
+    let declared = Portability.declaredMacOS(
+      inManifest: (try? String(
+        contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? "")
+    let guarded = findings.filter { rule in
+      Portability.rules.contains { $0.name == rule.rule && $0.onlyOn != nil }
+    }
     let uncovered = findings.filter { !guarded.contains($0) }
     tally.item(
       guarded.isEmpty, "Linux-only and Darwin-only APIs are used only in branches guarded for their platform",
@@ -240,13 +243,14 @@ public struct Verifier {
     }
     guard let outcome = try? Subprocess.run("actionlint", ["-no-color"] + files, timeout: 120) else {
       tally.skip(
-        "the CI workflows pass actionlint", because: "actionlint is not installed (scripts/install-tools.sh installs it)")
+        "the CI workflows pass actionlint",
+        because: "actionlint is not installed (scripts/install-tools.sh installs it)")
       return
     }
     tally.item(
       outcome.succeeded, "the CI workflows pass actionlint",
       (outcome.standardOutput + outcome.standardError).split(separator: "\n").prefix(10).map {
-        String($0).replacingOccurrences(of: root.path + "/", with: "")
+        workspace.relativize(String($0))
       })
   }
 

@@ -23,8 +23,8 @@ private let helper = TestLauncher.TestingHelper(
   frameworkPaths: ["/Xcode/Platforms/MacOSX.platform/Developer/Library/Frameworks"],
   libraryPaths: ["/Xcode/Platforms/MacOSX.platform/Developer/usr/lib"])
 
-@Suite("Test launcher")
-struct TestLauncherTests {
+@Suite("Platform differences")
+struct PlatformTests {
   @Test("On Linux the test product is the executable SwiftPM linked, run directly")
   func direct() throws {
     let folder = try buildFolder(bundle: false)
@@ -38,7 +38,8 @@ struct TestLauncherTests {
     #expect(command.environment == ["A": "1"])
   }
 
-  @Test("On macOS the executable inside the bundle runs through SwiftPM's testing helper, as swift test runs it")
+  @Test(
+    "On macOS the executable inside the bundle runs through SwiftPM's testing helper, as swift test runs it")
   func testingHelper() throws {
     let folder = try buildFolder(bundle: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -50,19 +51,23 @@ struct TestLauncherTests {
     #expect(command.executable == helper.helper)
     #expect(
       command.arguments == [
-        "--test-bundle-path", product.path, "--filter", "X", product.path, "--testing-library", "swift-testing",
+        "--test-bundle-path", product.path, "--filter", "X", product.path, "--testing-library",
+        "swift-testing",
       ])
     // The caller's paths come first, as SwiftPM appends its own.
     #expect(
       command.environment["DYLD_LIBRARY_PATH"]
-        == "/mine:\(product.deletingLastPathComponent().path):/Xcode/Platforms/MacOSX.platform/Developer/usr/lib")
+        == "/mine:\(product.deletingLastPathComponent().path):/Xcode/Platforms/MacOSX.platform/Developer/usr/lib"
+    )
     #expect(
-      command.environment["DYLD_FRAMEWORK_PATH"] == "/Xcode/Platforms/MacOSX.platform/Developer/Library/Frameworks")
+      command.environment["DYLD_FRAMEWORK_PATH"]
+        == "/Xcode/Platforms/MacOSX.platform/Developer/Library/Frameworks")
   }
 
   @Test("A build folder without a test product is a clear error")
   func missingProduct() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("launcher-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "launcher-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     #expect {
@@ -84,6 +89,20 @@ struct TestLauncherTests {
     #else
       #expect(launcher.kind == .direct)
     #endif
+  }
+
+  @Test("Compiler paths are made relative also when they spell the workspace's real path")
+  func realPaths() throws {
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("paths-\(UUID().uuidString)")
+    let real = base.appendingPathComponent("real")
+    let link = base.appendingPathComponent("link")
+    try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+    defer { try? FileManager.default.removeItem(at: base) }
+    let workspace = Workspace(root: link, curriculum: Curriculum(title: "Test", chapters: []))
+    let error = "\(real.path)/Chapters/04-DebouncedSearch/SearchModel.swift:3:1: error: x"
+    #expect(workspace.relativize(error) == "Chapters/04-DebouncedSearch/SearchModel.swift:3:1: error: x")
+    #expect(workspace.relativize("\(link.path)/Tests/A.swift") == "Tests/A.swift")
   }
 
   @Test("Signals are named by the C library's constants, which differ between platforms")
