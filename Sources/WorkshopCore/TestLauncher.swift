@@ -28,11 +28,11 @@ public struct TestLauncher: Sendable, Equatable {
   public struct TestingHelper: Sendable, Equatable {
     /// `<toolchain>/usr/libexec/swift/pm/swiftpm-testing-helper`.
     public var helper: String
-    /// For `DYLD_FRAMEWORK_PATH`: the toolchain's own Swift Testing, if it has
-    /// one, and the platform's `Developer/Library/Frameworks`.
+    /// For `DYLD_FRAMEWORK_PATH`: the folders that hold `Testing.framework`
+    /// and the platform's developer frameworks.
     public var frameworkPaths: [String]
-    /// For `DYLD_LIBRARY_PATH`: the toolchain's own Swift Testing, if it has one,
-    /// and the platform's `Developer/usr/lib`.
+    /// For `DYLD_LIBRARY_PATH`: the folders that hold Swift Testing's
+    /// libraries and the platform's developer libraries.
     public var libraryPaths: [String]
 
     public init(helper: String, frameworkPaths: [String], libraryPaths: [String]) {
@@ -106,63 +106,85 @@ extension TestLauncher {
   /// The launcher for this platform, found once per run.
   public static let platform: Result<TestLauncher, GradingError> = {
     #if os(macOS)
-      return Result { try TestLauncher(kind: .testingHelper(findTestingHelper())) }
-        .mapError { $0 as? GradingError ?? GradingError(description: "\($0)") }
+      return Result {
+        let platform = try? Subprocess.run(
+          "xcrun", ["--sdk", "macosx", "--show-sdk-platform-path"], timeout: 60)
+        return try TestLauncher(
+          kind: .testingHelper(
+            .find(
+              toolchain: toolchainFolder(),
+              platform: platform.flatMap { $0.succeeded ? $0.standardOutput : nil }?
+                .trimmingCharacters(in: .whitespacesAndNewlines))))
+      }
+      .mapError { $0 as? GradingError ?? GradingError(description: "\($0)") }
     #else
       return .success(TestLauncher(kind: .direct))
     #endif
   }()
 
-  #if os(macOS)
-    /// Finds the testing helper of the toolchain that `swift build` uses, and
-    /// the macOS platform's developer folders, as `swift test` does.
-    private static func findTestingHelper() throws -> TestingHelper {
-      let toolchain = try swiftExecutable().deletingLastPathComponent().deletingLastPathComponent()
-      let helper = toolchain.appendingPathComponent("libexec/swift/pm/swiftpm-testing-helper")
-      guard FileManager.default.isExecutableFile(atPath: helper.path) else {
-        throw GradingError(
-          description: """
-            cannot run the checks: SwiftPM's testing helper is not at \(helper.path).
-            The workshop needs Xcode 26 or newer (Swift 6.2), or a swift.org toolchain 6.2 or newer.
-            """)
-      }
-      var libraryPaths: [String] = []
-      var frameworkPaths: [String] = []
-      // A swift.org toolchain carries its own Swift Testing; SwiftPM puts it first.
-      let ownTesting = toolchain.appendingPathComponent("lib/swift/macosx/testing")
-      if FileManager.default.fileExists(atPath: ownTesting.path) {
-        libraryPaths.append(ownTesting.path)
-        frameworkPaths.append(ownTesting.path)
-      }
-      // Xcode keeps Testing.framework in the macOS platform's developer folder.
-      if let platform = try? xcrun(["--sdk", "macosx", "--show-sdk-platform-path"]) {
-        frameworkPaths.append(platform + "/Developer/Library/Frameworks")
-        libraryPaths.append(platform + "/Developer/usr/lib")
-      }
-      return TestingHelper(helper: helper.path, frameworkPaths: frameworkPaths, libraryPaths: libraryPaths)
+  /// The `usr` folder of the toolchain the grader's builds use.
+  ///
+  /// Asks the compiler on `PATH`, as `swift build` finds it, so Xcode's
+  /// `/usr/bin` shims, `TOOLCHAINS`, swift.org toolchains and swiftly's
+  /// proxies all lead to the toolchain that really builds.
+  static func toolchainFolder() throws -> URL {
+    let outcome = try Subprocess.run("swiftc", ["-print-target-info"], timeout: 60)
+    struct TargetInfo: Decodable {
+      struct Paths: Decodable { var runtimeResourcePath: String }
+      var paths: Paths
     }
+    guard outcome.succeeded,
+      let info = try? JSONDecoder().decode(TargetInfo.self, from: Data(outcome.standardOutput.utf8))
+    else {
+      throw GradingError(description: "cannot find the Swift toolchain: swiftc -print-target-info failed")
+    }
+    // runtimeResourcePath is <toolchain>/usr/lib/swift.
+    return URL(fileURLWithPath: info.paths.runtimeResourcePath).deletingLastPathComponent()
+      .deletingLastPathComponent()
+  }
+}
 
-    /// The real `swift` the grader's builds run: the first on `PATH`, or, when
-    /// that is Xcode's `/usr/bin` shim, the one `xcrun` picks.
-    private static func swiftExecutable() throws -> URL {
-      let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
-      for folder in path.split(separator: ":") {
-        let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("swift")
-        guard FileManager.default.isExecutableFile(atPath: candidate.path) else { continue }
-        let real = candidate.resolvingSymlinksInPath()
-        if real.path != "/usr/bin/swift" { return real }
-        break
-      }
-      return URL(fileURLWithPath: try xcrun(["--find", "swift"])).resolvingSymlinksInPath()
+extension TestLauncher.TestingHelper {
+  /// The testing helper of the toolchain whose `usr` folder is `usr`, and the
+  /// folders `swift test` puts on the loader's paths, keeping those that exist.
+  ///
+  /// Swift Testing lives in the toolchain itself (swift.org toolchains), in
+  /// the macOS platform's developer folder (Xcode), or beside the toolchain
+  /// (Command Line Tools).
+  static func find(toolchain usr: URL, platform: String?) throws -> Self {
+    let files = FileManager.default
+    let helper = usr.appendingPathComponent("libexec/swift/pm/swiftpm-testing-helper").path
+    let needs = "The workshop needs Xcode 26 or newer (Swift 6.2), or a swift.org toolchain 6.2 or newer."
+    guard files.isExecutableFile(atPath: helper) else {
+      throw GradingError(
+        description: "cannot run the checks: SwiftPM's testing helper is not at \(helper).\n\(needs)")
     }
-
-    private static func xcrun(_ arguments: [String]) throws -> String {
-      let outcome = try Subprocess.run("/usr/bin/xcrun", arguments, timeout: 60)
-      guard outcome.succeeded else {
-        throw GradingError(
-          description: "xcrun \(arguments.joined(separator: " ")) failed: \(outcome.standardError)")
-      }
-      return outcome.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    let root = usr.deletingLastPathComponent().path
+    let ownTesting = usr.appendingPathComponent("lib/swift/macosx/testing").path
+    let platformPaths = platform.map { platform in
+      (
+        frameworks: [
+          platform + "/Developer/Library/Frameworks", platform + "/Developer/Library/PrivateFrameworks",
+        ],
+        libraries: [platform + "/Developer/usr/lib"]
+      )
     }
-  #endif
+    let frameworks =
+      ([ownTesting, root + "/Library/Developer/Frameworks"] + (platformPaths?.frameworks ?? []))
+      .filter { files.fileExists(atPath: $0) }
+    let libraries = ([ownTesting, root + "/Library/Developer/usr/lib"] + (platformPaths?.libraries ?? []))
+      .filter { files.fileExists(atPath: $0) }
+    let hasTesting =
+      frameworks.contains { files.fileExists(atPath: $0 + "/Testing.framework") }
+      || libraries.contains { files.fileExists(atPath: $0 + "/libTesting.dylib") }
+    guard hasTesting else {
+      throw GradingError(
+        description: """
+          cannot run the checks: Swift Testing was found neither in the toolchain at \(root) \
+          nor in the macOS platform folder (\(platform ?? "xcrun found none")).
+          \(needs)
+          """)
+    }
+    return Self(helper: helper, frameworkPaths: frameworks, libraryPaths: libraries)
+  }
 }

@@ -64,6 +64,68 @@ struct PlatformTests {
         == "/Xcode/Platforms/MacOSX.platform/Developer/Library/Frameworks")
   }
 
+  @Test(
+    "On macOS the helper and Swift Testing are found in Xcode, a swift.org toolchain or the Command Line Tools"
+  )
+  func findHelper() throws {
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "toolchains-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: base) }
+    func make(_ path: String, executable: Bool = false) throws {
+      let url = base.appendingPathComponent(path)
+      try FileManager.default.createDirectory(
+        at: executable ? url.deletingLastPathComponent() : url, withIntermediateDirectories: true)
+      if executable {
+        try Data().write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+      }
+    }
+    let helperPath = "usr/libexec/swift/pm/swiftpm-testing-helper"
+    // Xcode: Testing.framework in the macOS platform's developer folder.
+    try make("Xcode/Toolchain/" + helperPath, executable: true)
+    try make("Xcode/Platform/Developer/Library/Frameworks/Testing.framework")
+    try make("Xcode/Platform/Developer/usr/lib")
+    let xcode = try TestLauncher.TestingHelper.find(
+      toolchain: base.appendingPathComponent("Xcode/Toolchain/usr"),
+      platform: base.appendingPathComponent("Xcode/Platform").path)
+    #expect(xcode.helper == base.appendingPathComponent("Xcode/Toolchain/" + helperPath).path)
+    #expect(
+      xcode.frameworkPaths == [
+        base.appendingPathComponent("Xcode/Platform/Developer/Library/Frameworks").path
+      ])
+    #expect(xcode.libraryPaths == [base.appendingPathComponent("Xcode/Platform/Developer/usr/lib").path])
+    // Command Line Tools: no platform folder; Swift Testing beside the toolchain.
+    try make("CLT/" + helperPath, executable: true)
+    try make("CLT/Library/Developer/Frameworks/Testing.framework")
+    let tools = try TestLauncher.TestingHelper.find(
+      toolchain: base.appendingPathComponent("CLT/usr"), platform: nil)
+    #expect(tools.frameworkPaths == [base.appendingPathComponent("CLT/Library/Developer/Frameworks").path])
+    // swift.org: Swift Testing inside the toolchain, before the platform's.
+    try make("Org/" + helperPath, executable: true)
+    try make("Org/usr/lib/swift/macosx/testing/Testing.framework")
+    let org = try TestLauncher.TestingHelper.find(
+      toolchain: base.appendingPathComponent("Org/usr"),
+      platform: base.appendingPathComponent("Xcode/Platform").path)
+    #expect(org.frameworkPaths.first == base.appendingPathComponent("Org/usr/lib/swift/macosx/testing").path)
+    // Without a helper, or without Swift Testing anywhere, it says what to install.
+    try make("Bare/usr/bin")
+    #expect {
+      try TestLauncher.TestingHelper.find(toolchain: base.appendingPathComponent("Bare/usr"), platform: nil)
+    } throws: { "\($0)".contains("testing helper is not at") && "\($0)".contains("Xcode 26") }
+    try make("NoTesting/" + helperPath, executable: true)
+    #expect {
+      try TestLauncher.TestingHelper.find(
+        toolchain: base.appendingPathComponent("NoTesting/usr"), platform: nil)
+    } throws: { "\($0)".contains("Swift Testing was found neither") }
+  }
+
+  @Test("The toolchain is the one the compiler on PATH belongs to")
+  func toolchain() throws {
+    let usr = try TestLauncher.toolchainFolder()
+    #expect(usr.lastPathComponent == "usr")
+    #expect(FileManager.default.isExecutableFile(atPath: usr.appendingPathComponent("bin/swiftc").path))
+  }
+
   @Test("A build folder without a test product is a clear error")
   func missingProduct() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -100,7 +162,10 @@ struct PlatformTests {
     try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
     defer { try? FileManager.default.removeItem(at: base) }
     let workspace = Workspace(root: link, curriculum: Curriculum(title: "Test", chapters: []))
-    let error = "\(real.path)/Chapters/04-DebouncedSearch/SearchModel.swift:3:1: error: x"
+    // The compiler prints the real path: on macOS /private/var/..., not /var/...
+    let resolved = try #require(realpath(real.path, nil))
+    defer { free(resolved) }
+    let error = "\(String(cString: resolved))/Chapters/04-DebouncedSearch/SearchModel.swift:3:1: error: x"
     #expect(workspace.relativize(error) == "Chapters/04-DebouncedSearch/SearchModel.swift:3:1: error: x")
     #expect(workspace.relativize("\(link.path)/Tests/A.swift") == "Tests/A.swift")
   }
