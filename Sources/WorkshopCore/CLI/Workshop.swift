@@ -185,7 +185,7 @@ public struct Workshop {
       console.out("")
       console.out("That was the last hint for chapter \(chapter.paddedNumber).")
       console.out(
-        "When you are ready, compare with the reference in \(style.cyan("Solutions/\(chapter.folder)/")),"
+        "When you are ready, compare with the reference in \(style.cyan(workspace.codeFolder(chapter, .solutions) + "/")),"
           + " or run \(style.command("swift run workshop hint \(chapter.paddedNumber) --reset")) to read them all again."
       )
       return ExitCode.success

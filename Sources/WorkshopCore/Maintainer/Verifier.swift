@@ -157,7 +157,6 @@ public struct Verifier {
 
   private func checkLayout(_ tally: Tally) {
     let files = FileManager.default
-    let root = workspace.root
     do {
       let expected = try workspace.expectedDigest()
       let recorded = try workspace.recordedDigest()
@@ -174,33 +173,31 @@ public struct Verifier {
     }
     for chapter in workspace.curriculum.chapters {
       var problems: [String] = []
-      let starter = root.appendingPathComponent("Chapters/\(chapter.folder)")
-      let solution = root.appendingPathComponent("Solutions/\(chapter.folder)")
+      let starterFolder = workspace.codeFolder(chapter, .chapters)
+      let solutionFolder = workspace.codeFolder(chapter, .solutions)
+      let starter = workspace.url(starterFolder)
       let starterSources = swiftFiles(in: starter)
-      let solutionSources = swiftFiles(in: solution)
-      if starterSources.isEmpty { problems.append("no Swift files in Chapters/\(chapter.folder)") }
+      let solutionSources = swiftFiles(in: workspace.url(solutionFolder))
+      if starterSources.isEmpty { problems.append("no Swift files in \(starterFolder)") }
       if solutionSources != starterSources {
         problems.append(
-          "Solutions/\(chapter.folder) does not mirror Chapters/\(chapter.folder): \(starterSources) vs \(solutionSources)"
-        )
+          "\(solutionFolder) does not mirror \(starterFolder): \(starterSources) vs \(solutionSources)")
       }
       for file in chapter.files where !files.fileExists(atPath: starter.appendingPathComponent(file).path) {
-        problems.append("curriculum.json lists \(file), which is not in Chapters/\(chapter.folder)")
+        problems.append("curriculum.json lists \(file), which is not in \(starterFolder)")
       }
       if !files.fileExists(atPath: starter.appendingPathComponent("README.md").path) {
-        problems.append("no README.md in Chapters/\(chapter.folder)")
+        problems.append("no README.md in \(starterFolder)")
       }
       for file in starterSources {
         let text = (try? String(contentsOf: starter.appendingPathComponent(file), encoding: .utf8)) ?? ""
         if !text.contains("TODO:") {
-          problems.append("Chapters/\(chapter.folder)/\(file) marks no place to edit with // TODO:")
+          problems.append("\(starterFolder)/\(file) marks no place to edit with // TODO:")
         }
       }
-      if !files.fileExists(atPath: root.appendingPathComponent("Tests/\(chapter.testFolder)").path) {
-        problems.append("no Tests/\(chapter.testFolder)")
-      }
-      if !files.fileExists(atPath: root.appendingPathComponent("Slides/\(chapter.slides)").path) {
-        problems.append("no Slides/\(chapter.slides)")
+      for path in [workspace.checksFolder(chapter), workspace.slidesFile(chapter)]
+      where !files.fileExists(atPath: workspace.url(path).path) {
+        problems.append("no \(path)")
       }
       if chapter.hints.count < 3 {
         problems.append("only \(chapter.hints.count) hints; at least 3 are needed")

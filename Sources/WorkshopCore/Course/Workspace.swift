@@ -1,0 +1,149 @@
+import Foundation
+
+/// Which implementation of the chapters to build and grade.
+public enum Variant: String, Sendable {
+  /// `Chapters/`: the learner's code.
+  case chapters
+  /// `Solutions/`: the reference solutions.
+  case solutions
+
+  /// The top-level folder holding this variant's chapters.
+  public var folder: String {
+    switch self {
+    case .chapters: "Chapters"
+    case .solutions: "Solutions"
+    }
+  }
+}
+
+/// The repository the workshop runs in.
+public struct Workspace: Sendable {
+  /// The folder holding `Package.swift` and `curriculum.json`.
+  public var root: URL
+  public var curriculum: Curriculum
+
+  public init(root: URL, curriculum: Curriculum) {
+    self.root = root
+    self.curriculum = curriculum
+  }
+
+  /// The folder of this source file in the checkout the runner was built from.
+  ///
+  /// Xcode runs the `workshop` scheme in its own build folder, not in the
+  /// package; the runner then grades the checkout it was built from.
+  public static let builtFrom = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+
+  /// Finds the workspace at `start` or the nearest folder above it.
+  public static func locate(from start: URL) throws -> Workspace {
+    var folder = start.standardizedFileURL
+    while true {
+      let manifest = folder.appendingPathComponent(Curriculum.fileName)
+      if FileManager.default.fileExists(atPath: manifest.path),
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
+      {
+        return Workspace(root: folder, curriculum: try Curriculum.load(from: manifest))
+      }
+      let parent = folder.deletingLastPathComponent()
+      if parent.path == folder.path {
+        throw CurriculumError(
+          description:
+            "no workshop here: \(Curriculum.fileName) and Package.swift were not found in \(start.path) or above it. Run the command from the workshop's folder."
+        )
+      }
+      folder = parent
+    }
+  }
+
+  /// The folder SwiftPM builds a variant in.
+  ///
+  /// The grader builds without debug info (`-gnone`), which halves the time from
+  /// an edit to a result; it keeps its own folders so that it never fights
+  /// `swift test` or an IDE over the default `.build`.
+  public func scratchPath(for variant: Variant) -> URL {
+    switch variant {
+    case .chapters: root.appendingPathComponent(".build/workshop")
+    case .solutions: root.appendingPathComponent(".build/workshop-solutions")
+    }
+  }
+
+  /// `text` with the workspace's absolute path removed from the paths in it.
+  ///
+  /// The compiler may print the real path: on macOS the temporary folder
+  /// `/var/folders/...` is really `/private/var/folders/...`.
+  public func relativize(_ text: String) -> String {
+    var spellings = [root.path]
+    if let real = realpath(root.path, nil) {
+      spellings.append(String(cString: real))
+      free(real)
+    }
+    return spellings.reduce(text) { $0.replacingOccurrences(of: $1 + "/", with: "") }
+  }
+
+  /// Where the workshop keeps its own small state (hints shown, timings).
+  public var stateDirectory: URL {
+    root.appendingPathComponent(".workshop")
+  }
+
+  /// The files to edit for a chapter, relative to the root, for messages:
+  /// `Chapters/04-DebouncedSearch/SearchModel.swift`, or the folder with the
+  /// file names when there are several.
+  public func exerciseFiles(_ chapter: Curriculum.Chapter, in variant: Variant = .chapters) -> String {
+    let folder = codeFolder(chapter, variant) + "/"
+    guard chapter.files.count > 1 else { return folder + (chapter.files.first ?? "") }
+    return folder + " (" + chapter.files.joined(separator: ", ") + ")"
+  }
+
+  // MARK: - A chapter's paths, relative to the root: derived here only
+
+  /// `Chapters/04-DebouncedSearch` (or under `Solutions/`).
+  public func codeFolder(_ chapter: Curriculum.Chapter, _ variant: Variant) -> String {
+    variant.folder + "/" + chapter.folder
+  }
+
+  /// `Tests/04-DebouncedSearchTests`.
+  public func checksFolder(_ chapter: Curriculum.Chapter) -> String {
+    "Tests/" + chapter.testFolder
+  }
+
+  /// `Slides/04-DebouncedSearch.md`.
+  public func slidesFile(_ chapter: Curriculum.Chapter) -> String {
+    "Slides/" + chapter.slides
+  }
+
+  /// A path relative to the root, as a URL.
+  public func url(_ relativePath: String) -> URL {
+    root.appendingPathComponent(relativePath)
+  }
+
+  // MARK: - The curriculum digest in Package.swift
+
+  private static let digestMarker = "// curriculum-digest: "
+
+  /// The digest `Package.swift` should carry for the current `curriculum.json`.
+  public func expectedDigest() throws -> String {
+    curriculumDigest(try Data(contentsOf: root.appendingPathComponent(Curriculum.fileName)))
+  }
+
+  /// The digest `Package.swift` carries now, if any.
+  public func recordedDigest() throws -> String? {
+    let text = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    for line in text.split(separator: "\n") where line.hasPrefix(Self.digestMarker) {
+      return String(line.dropFirst(Self.digestMarker.count)).trimmingCharacters(in: .whitespaces)
+    }
+    return nil
+  }
+
+  /// Rewrites the digest line of `Package.swift` if it is stale; returns whether it did.
+  @discardableResult
+  public func syncDigest() throws -> Bool {
+    let expected = try expectedDigest()
+    guard let recorded = try recordedDigest(), recorded != expected else { return false }
+    let url = root.appendingPathComponent("Package.swift")
+    let text = try String(contentsOf: url, encoding: .utf8)
+    let updated = text.replacingOccurrences(
+      of: Self.digestMarker + recorded, with: Self.digestMarker + expected)
+    try updated.write(to: url, atomically: true, encoding: .utf8)
+    return true
+  }
+}
+

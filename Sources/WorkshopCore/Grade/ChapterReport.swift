@@ -1,0 +1,53 @@
+import Foundation
+
+/// What grading found for one chapter.
+public struct ChapterReport: Sendable {
+  public enum State: String, Sendable {
+    case done = "done"
+    case inProgress = "in progress"
+    case notStarted = "not started"
+    case doesNotCompile = "does not compile"
+    case crashed = "crashed"
+    case timedOut = "timed out"
+    case noChecks = "no checks ran"
+  }
+
+  public var chapter: Curriculum.Chapter
+  public var checks: [CheckResult]
+  /// The first compiler errors, when the chapter or its checks do not compile.
+  public var compileErrors: [String]
+  /// How the test process died, with the runtime's own words.
+  public var crash: String?
+  /// The time limit that ran out, in seconds.
+  public var timeLimit: Double?
+
+  public init(
+    chapter: Curriculum.Chapter, checks: [CheckResult] = [], compileErrors: [String] = [],
+    crash: String? = nil, timeLimit: Double? = nil
+  ) {
+    self.chapter = chapter
+    self.checks = checks
+    self.compileErrors = compileErrors
+    self.crash = crash
+    self.timeLimit = timeLimit
+  }
+
+  public var passed: Int { checks.filter { $0.status == .passed }.count }
+  public var failing: [CheckResult] { checks.filter { $0.status != .passed } }
+
+  public var state: State {
+    if !compileErrors.isEmpty { return .doesNotCompile }
+    if timeLimit != nil { return .timedOut }
+    if crash != nil { return .crashed }
+    if checks.isEmpty { return .noChecks }
+    if failing.isEmpty { return .done }
+    if Set(failing.map(\.name)) == Set(chapter.starterFails) { return .notStarted }
+    return .inProgress
+  }
+
+  /// The names of the checks that did not pass, for comparing runs.
+  public var signature: String {
+    "\(state.rawValue): " + checks.map { "\($0.name)=\($0.status.rawValue)" }.joined(separator: "; ")
+  }
+}
+
