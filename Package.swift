@@ -53,14 +53,16 @@ let gradingOnly = environment["WORKSHOP_GRADING"] == "1"
 let chapters = loadChapters().filter { !skipped.contains($0.number) }
 
 var targets: [Target] = [
-  .target(name: "ConcurrencyTestKit", path: "Sources/ConcurrencyTestKit")
+  // How a failed check's explanation is laid out: the kit writes it, the runner reads it.
+  .target(name: "CheckTranscript", path: "Sources/CheckTranscript"),
+  .target(name: "ConcurrencyTestKit", dependencies: ["CheckTranscript"], path: "Sources/ConcurrencyTestKit"),
 ]
 var products: [Product] = [
   .library(name: "ConcurrencyTestKit", targets: ["ConcurrencyTestKit"])
 ]
 if !gradingOnly {
   targets += [
-    .target(name: "WorkshopCore", path: "Sources/WorkshopCore"),
+    .target(name: "WorkshopCore", dependencies: ["CheckTranscript"], path: "Sources/WorkshopCore"),
     .executableTarget(name: "workshop", dependencies: ["WorkshopCore"], path: "Sources/workshop"),
     .testTarget(
       name: "ConcurrencyTestKitTests", dependencies: ["ConcurrencyTestKit"],

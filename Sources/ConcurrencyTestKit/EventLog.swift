@@ -1,3 +1,4 @@
+import CheckTranscript
 import Testing
 
 /// An ordered record of what happened during one check, shown with every failure.
@@ -48,10 +49,7 @@ public final class EventLog: Sendable {
 
   /// The numbered log, one event per line, ready to be shown to a learner.
   public var transcript: String {
-    let events = self.events
-    if events.isEmpty { return "Recorded events: (none)" }
-    let lines = events.enumerated().map { index, event in "  \(index + 1). \(event)" }
-    return (["Recorded events:"] + lines).joined(separator: "\n")
+    Verdict(behaviour: "", events: events).transcript
   }
 
   // MARK: - Checks
@@ -160,11 +158,7 @@ public final class EventLog: Sendable {
   // MARK: - Formatting
 
   private func failureText(_ behaviour: String, expected: String?, actual: String?) -> String {
-    var lines = [behaviour]
-    if let expected { lines.append("Expected: \(expected)") }
-    if let actual { lines.append("Actual:   \(actual)") }
-    lines.append(transcript)
-    return lines.joined(separator: "\n")
+    Verdict(behaviour: behaviour, expected: expected, actual: actual, events: events).text
   }
 }
 

@@ -1,4 +1,9 @@
 import Foundation
 import WorkshopCore
 
-exit(Workshop().run(Array(CommandLine.arguments.dropFirst())))
+// Ctrl-C or SIGTERM ends every process the runner started and removes its
+// temporary folder; so does a normal exit.
+Interrupts.install()
+let status = Workshop().run(Array(CommandLine.arguments.dropFirst()))
+TemporaryFolder.shared.remove()
+exit(status)

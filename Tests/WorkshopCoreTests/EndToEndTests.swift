@@ -78,7 +78,10 @@ struct EndToEndTests {
     #expect(crashing.state == .crashed)
     #expect(crashing.crash?.contains("division by zero in the fixture") == true)
     let statuses = Dictionary(uniqueKeysWithValues: crashing.checks.map { ($0.name, $0.status) })
-    #expect(statuses == ["Divides": .passed, "Divides safely": .failed])
+    #expect(statuses == ["Divides": .passed, "Divides safely": .interrupted])
+    let crashed = try #require(crashing.checks.first { $0.name == "Divides safely" })
+    #expect(crashed.issues.first?.contains("killed by SIG") == true)
+    #expect(crashed.issues.first?.contains("division by zero in the fixture") == true)
   }
 
   @Test("A hang is stopped at the time limit and reported as timed out")

@@ -1,3 +1,4 @@
+import CheckTranscript
 import Testing
 
 @testable import WorkshopCore
@@ -21,36 +22,61 @@ private let stream = #"""
 
 @Suite("Event stream")
 struct EventStreamTests {
-  @Test("Each test's status comes from its events, in declaration order")
-  func statuses() {
-    let results = EventStream.results(fromJSONLines: stream)
-    #expect(results.map(\.name) == ["Passes", "Fails", "c()"])
-    #expect(results.map(\.status) == [.passed, .failed, .interrupted])
+  private var summary: EventStream.Summary {
+    EventStream.summary(of: EventStream.records(fromJSONLines: stream))
   }
 
-  @Test("Known issues do not fail a test")
+  @Test("The checks are the functions of the stream's test records, with their display names, in order")
+  func checks() {
+    let checks = EventStream.checks(in: EventStream.records(fromJSONLines: stream))
+    #expect(checks.map(\.name) == ["Passes", "Fails", "c()"])
+    #expect(checks.first?.id == "M.S/a()/F.swift:1:1")
+  }
+
+  @Test("Each check's start, end and issues come from its events")
+  func events() {
+    let summary = self.summary
+    #expect(summary.started == ["M.S/a()/F.swift:1:1", "M.S/b()/F.swift:2:1", "M.S/c()/F.swift:3:1"])
+    #expect(summary.ended == ["M.S/a()/F.swift:1:1", "M.S/b()/F.swift:2:1"])
+    #expect(!summary.runEnded)
+  }
+
+  @Test("Known issues do not fail a check")
   func knownIssues() {
-    let results = EventStream.results(fromJSONLines: stream)
-    #expect(results[0].issues.isEmpty)
+    #expect(summary.issues["M.S/a()/F.swift:1:1"] == nil)
   }
 
   @Test("An issue keeps the check's explanation and location, without the generic first line")
   func issueText() {
-    let results = EventStream.results(fromJSONLines: stream)
-    #expect(results[1].issues == ["Shows the results\nExpected: 1\nActual:   2\n(at F.swift:7)"])
+    #expect(summary.issues["M.S/b()/F.swift:2:1"] == ["Shows the results\nExpected: 1\nActual:   2\n(at F.swift:7)"])
+  }
+
+  @Test("A kit verdict replaces Swift Testing's first line, whatever the expression was called")
+  func verdict() {
+    let verdict = Verdict(behaviour: "Shows one result", expected: "1", actual: "2", events: ["typed"])
+    let text = EventStream.describeIssue(
+      [.init(symbol: "fail", text: "Expectation failed: anything"), .init(symbol: "details", text: verdict.text)],
+      location: nil)
+    #expect(text == verdict.text)
   }
 
   @Test("An expectation's own message is kept when there are no details")
   func plainExpectation() {
-    let text = EventStream.describeIssue(
-      [["symbol": "fail", "text": "Expectation failed: 1 == 2"]], location: nil)
+    let text = EventStream.describeIssue([.init(symbol: "fail", text: "Expectation failed: 1 == 2")], location: nil)
     #expect(text == "Expectation failed: 1 == 2")
   }
 
-  @Test("An empty or garbled stream gives no results")
+  @Test("The run's end is read from its own record")
+  func runEnded() {
+    let ended = stream + "\n" + #"{"kind":"event","payload":{"kind":"runEnded","messages":[]},"version":0}"#
+    #expect(EventStream.summary(of: EventStream.records(fromJSONLines: ended)).runEnded)
+  }
+
+  @Test("An empty or garbled stream gives no checks and no end")
   func empty() {
-    #expect(EventStream.results(fromJSONLines: "").isEmpty)
-    #expect(EventStream.results(fromJSONLines: "{\n]]").isEmpty)
+    #expect(EventStream.records(fromJSONLines: "").isEmpty)
+    #expect(EventStream.records(fromJSONLines: "{\n]]").isEmpty)
+    #expect(!EventStream.summary(of: EventStream.records(fromJSONLines: "{\n]]")).runEnded)
   }
 }
 
@@ -91,7 +117,7 @@ struct DiagnosticsTests {
       *** Program crashed: Illegal instruction at 0x1 ***
       Thread 0 crashed:
       """
-    let reasons = Diagnostics.crashReason(in: stderr)
+    let reasons = TestRun.crashReason(in: stderr)
     #expect(reasons.count == 2)
     #expect(reasons.first?.contains("tried to resume its continuation more than once") == true)
     #expect(reasons.last == "*** Program crashed: Illegal instruction at 0x1 ***")
@@ -110,7 +136,7 @@ struct ParameterizedEventStreamTests {
       issue, issue, issue,
       #"{"kind":"event","payload":{"kind":"testEnded","testID":"M.S/p(x:)/F.swift:1:1","messages":[]},"version":0}"#,
     ].joined(separator: "\n")
-    let results = EventStream.results(fromJSONLines: stream)
-    #expect(results.map(\.issues) == [["Expectation failed: x"]])
+    let summary = EventStream.summary(of: EventStream.records(fromJSONLines: stream))
+    #expect(summary.issues == ["M.S/p(x:)/F.swift:1:1": ["Expectation failed: x"]])
   }
 }

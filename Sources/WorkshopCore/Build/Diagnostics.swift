@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reading compiler and runtime output for the parts a learner needs.
+/// Reading compiler output for the parts a learner needs.
 public enum Diagnostics {
   /// One compiler error, with the source line and caret that follow it.
   public struct CompilerError: Sendable, Equatable {
@@ -48,22 +48,5 @@ public enum Diagnostics {
       return number
     }
     return nil
-  }
-
-  /// The lines of a crashed process's standard error that say why it died.
-  public static func crashReason(in standardError: String) -> [String] {
-    let markers = [
-      "Fatal error", "fatal error", "CONTINUATION MISUSE", "Precondition failed",
-      "Assertion failed", "precondition failure", "Simultaneous accesses", "Illegal instruction",
-      "Segmentation fault", "ThreadSanitizer",
-    ]
-    var reasons: [String] = []
-    for line in standardError.split(separator: "\n") {
-      let text = line.trimmingCharacters(in: .whitespaces)
-      guard markers.contains(where: { text.contains($0) }), !reasons.contains(text) else { continue }
-      reasons.append(text.count > 300 ? String(text.prefix(300)) + "..." : text)
-      if reasons.count == 3 { break }
-    }
-    return reasons
   }
 }

@@ -1,5 +1,32 @@
 import Foundation
 
+/// The outcome of one graded check (one `@Test`).
+public struct CheckResult: Sendable, Equatable, Codable {
+  public enum Status: String, Sendable, Equatable, Codable {
+    case passed
+    case failed
+    /// No complete result: the check crashed, hung or its process ended
+    /// while it ran; `issues` says which.
+    case interrupted
+    case skipped
+  }
+
+  /// Swift Testing's ID for the test.
+  public var id: String
+  /// The check's display name, in plain words.
+  public var name: String
+  public var status: Status
+  /// What went wrong, one entry per recorded issue, or why there is no result.
+  public var issues: [String]
+
+  public init(id: String, name: String, status: Status, issues: [String] = []) {
+    self.id = id
+    self.name = name
+    self.status = status
+    self.issues = issues
+  }
+}
+
 /// What grading found for one chapter.
 public struct ChapterReport: Sendable {
   public enum State: String, Sendable {
@@ -16,9 +43,9 @@ public struct ChapterReport: Sendable {
   public var checks: [CheckResult]
   /// The first compiler errors, when the chapter or its checks do not compile.
   public var compileErrors: [String]
-  /// How the test process died, with the runtime's own words.
+  /// How a test process died, with the runtime's own words, when one did.
   public var crash: String?
-  /// The time limit that ran out, in seconds.
+  /// The time limit, in seconds, when a check did not finish within it.
   public var timeLimit: Double?
 
   public init(

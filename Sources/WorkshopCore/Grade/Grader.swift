@@ -1,22 +1,33 @@
 import Foundation
 import Synchronization
 
-/// Why grading could not run at all.
-public struct GradingError: Error, CustomStringConvertible {
-  public var description: String
-}
-
-/// Builds a variant and grades chapters, each in its own process.
+/// Builds a variant and grades chapters, each in processes of its own.
+///
+/// A grade is complete or says why not. The checks to expect are listed from
+/// the build before any of them runs; a check counts only from a run that
+/// reported its own end and exited as Swift Testing does. When a run ends any
+/// other way (a crash, a hang, an `exit` in the code under test), every check
+/// of the chapter runs again alone, so that the failure is pinned on the check
+/// that caused it and the others still get a real result. All of it, reruns
+/// included, fits in the chapter's time limit.
 public struct Grader: Sendable {
+  /// The time limit for one chapter's grading, in seconds, unless told otherwise.
+  ///
+  /// A correct chapter's checks take well under a second; the kit's hang guard
+  /// fails a stuck `await` after one. This limit is for code that blocks a
+  /// thread or spins: half of it goes to the chapter's run, the rest to
+  /// running its checks alone.
+  public static let defaultTimeLimit: Double = 30
+
   public var workspace: Workspace
   public var variant: Variant
-  /// The hard limit for one chapter's checks, in seconds.
+  /// The hard limit for one chapter's grading, reruns included, in seconds.
   public var timeLimit: Double
   /// Called with short progress lines ("Building 12/40") while work goes on.
   public var progress: (@Sendable (String) -> Void)?
 
   public init(
-    workspace: Workspace, variant: Variant, timeLimit: Double = 60,
+    workspace: Workspace, variant: Variant, timeLimit: Double = Grader.defaultTimeLimit,
     progress: (@Sendable (String) -> Void)? = nil
   ) {
     self.workspace = workspace
@@ -25,257 +36,160 @@ public struct Grader: Sendable {
     self.progress = progress
   }
 
-  /// The result of building: the test product, and the chapters left out.
-  public struct Build: Sendable {
-    /// The test product holding every chapter that compiled.
-    public var product: URL
-    /// How this platform starts the product's checks.
-    public var launcher: TestLauncher
-    /// The first compiler errors of each chapter that does not compile.
-    public var brokenChapters: [Int: [String]]
+  /// The environment builds and checks start from: this process's, with the
+  /// runner's own temporary folder, and without the dynamic loader's paths
+  /// (Xcode sets those to its build folder when it runs the `workshop`
+  /// scheme; the test launcher sets the ones the checks need).
+  static var childEnvironment: [String: String] {
+    var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("DYLD_") }
+    environment["TMPDIR"] = TemporaryFolder.shared.url.path
+    return environment
   }
 
-  /// Builds the variant with its checks; chapters that do not compile are left
-  /// out one by one so that the others can still be graded.
-  ///
-  /// Unless `force` is set, a build is skipped when no input changed since the
-  /// last complete build: that saves a second of SwiftPM start-up per run.
+  /// Builds the variant with its checks (see ``Builder``).
   public func build(force: Bool = false) throws -> Build {
-    let launcher = try TestLauncher.platform.get()
-    if !force, let product = upToDateProduct(launcher) {
-      return Build(product: product, launcher: launcher, brokenChapters: [:])
-    }
-    let started = Date()
-    try? FileManager.default.removeItem(at: stampFile)
-    var broken: [Int: [String]] = [:]
-    let known = Set(workspace.curriculum.chapters.map(\.number))
-    while true {
-      var environment = Self.childEnvironment
-      environment["WORKSHOP_SOLUTIONS"] = variant == .solutions ? "1" : nil
-      // The learner's build leaves the runner and its tests out; the solutions
-      // build keeps them, for `verify` runs the tooling's tests from it.
-      environment["WORKSHOP_GRADING"] = variant == .chapters ? "1" : nil
-      environment["WORKSHOP_SKIP"] =
-        broken.isEmpty ? nil : broken.keys.sorted().map(String.init).joined(separator: ",")
-      let arguments = [
-        "build", "--build-tests", "--package-path", workspace.root.path,
-        "--scratch-path", workspace.scratchPath(for: variant).path, "-Xswiftc", "-gnone",
-      ]
-      let progress = self.progress
-      let outcome = try Subprocess.run(
-        "swift", arguments, environment: environment, timeout: 30 * 60,
-        poll: { output in
-          guard let progress, let step = Self.buildStep(in: output) else { return }
-          progress("Building \(step)")
-        })
-      if outcome.succeeded {
-        let product = try launcher.product(in: debugFolder)
-        if broken.isEmpty {
-          // Stamped with the start time: an edit saved during the build is newer.
-          try? Data().write(to: stampFile)
-          try? FileManager.default.setAttributes([.modificationDate: started], ofItemAtPath: stampFile.path)
-        }
-        return Build(product: product, launcher: launcher, brokenChapters: broken)
-      }
-      let output = outcome.standardOutput + "\n" + outcome.standardError
-      let errors = Diagnostics.compilerErrors(in: output)
-      var newlyBroken: [Int: [String]] = [:]
-      for error in errors {
-        guard let number = Diagnostics.chapterNumber(ofPath: error.path), known.contains(number),
-          broken[number] == nil
-        else { continue }
-        newlyBroken[number, default: []].append(workspace.relativize(error.text))
-      }
-      if newlyBroken.isEmpty {
-        let shown =
-          errors.isEmpty
-          ? Self.tail(of: output, lines: 30)
-          : errors.prefix(5).map { workspace.relativize($0.text) }.joined(separator: "\n")
-        throw GradingError(
-          description: "the build failed outside any chapter (\(variant.rawValue)):\n\(shown)")
-      }
-      for (number, texts) in newlyBroken { broken[number] = Array(texts.prefix(3)) }
-    }
+    try Builder(workspace: workspace, variant: variant, environment: Self.childEnvironment, progress: progress)
+      .build(force: force)
   }
 
   /// Grades every chapter (or those given) and returns their reports in course order.
   public func grade(_ chapters: [Curriculum.Chapter]? = nil) throws -> [ChapterReport] {
-    let chapters = chapters ?? workspace.curriculum.chapters
-    let build = try build()
-    return run(chapters, build: build)
+    try run(chapters ?? workspace.curriculum.chapters, build: try build())
   }
 
-  /// The environment the grader's builds and checks start from: this
-  /// process's, without the dynamic loader's paths. Xcode sets those to its
-  /// own build folder when it runs the `workshop` scheme; the test launcher
-  /// sets the ones the checks need.
-  static var childEnvironment: [String: String] {
-    ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("DYLD_") }
-  }
-
-  /// How many chapters' checks run at the same time. Most of a failing
+  /// How many chapters are graded at the same time. Most of a failing
   /// chapter's time is a hang guard waiting, not CPU, so this exceeds the cores.
   static let parallelChapters = 8
 
-  /// Runs the checks of `chapters` from an existing build, each in its own process.
-  public func run(_ chapters: [Curriculum.Chapter], build: Build) -> [ChapterReport] {
-    let reports = Mutex<[Int: ChapterReport]>([:])
-    let pending = chapters.filter { build.brokenChapters[$0.number] == nil }
-    for chapter in chapters {
-      if let errors = build.brokenChapters[chapter.number] {
-        reports.withLock { $0[chapter.number] = ChapterReport(chapter: chapter, compileErrors: errors) }
-      }
-    }
+  /// Grades `chapters` from an existing build, each in processes of its own.
+  public func run(_ chapters: [Curriculum.Chapter], build: Build) throws -> [ChapterReport] {
+    let expected = try TestRun(build: build, environment: Self.childEnvironment).listChecks()
     let finished = Mutex(0)
-    let slots = DispatchSemaphore(value: Self.parallelChapters)
-    let group = DispatchGroup()
-    for chapter in pending {
-      // Plain threads: the dispatch pool adds threads only slowly when its
-      // workers block, as these do, waiting for their process.
-      group.enter()
-      Thread.detachNewThread {
-        slots.wait()
-        defer {
-          slots.signal()
-          group.leave()
-        }
-        let report = runChecks(of: chapter, build: build)
-        reports.withLock { $0[chapter.number] = report }
-        let count = finished.withLock { count in
-          count += 1
-          return count
-        }
-        progress?("Grading \(count)/\(pending.count)")
+    let pending = chapters.filter { build.brokenChapters[$0.number] == nil }
+    return concurrentMap(chapters, width: Self.parallelChapters) { chapter in
+      if let errors = build.brokenChapters[chapter.number] {
+        return ChapterReport(chapter: chapter, compileErrors: errors)
       }
-    }
-    group.wait()
-    let all = reports.withLock { $0 }
-    return chapters.compactMap { all[$0.number] }
-  }
-
-  /// Runs one chapter's checks in a process of its own and reads their results.
-  ///
-  /// If the process crashes, each check is run again alone, so that the crash
-  /// fails the check that caused it and the others still get a real result.
-  public func runChecks(of chapter: Curriculum.Chapter, build: Build) -> ChapterReport {
-    let all = runProcess(build, filter: "^\(chapter.testModule)\\.")
-    var report = ChapterReport(chapter: chapter, checks: all.checks, crash: all.crash)
-    if all.timedOut {
-      report.timeLimit = timeLimit
+      let prefix = chapter.testModule + "."
+      let report = grade(chapter, expecting: expected.filter { $0.id.hasPrefix(prefix) }, build: build)
+      let count = finished.withLock { count in
+        count += 1
+        return count
+      }
+      progress?("Grading \(count)/\(pending.count)")
       return report
     }
-    guard all.crash != nil, report.checks.count > 1 else { return report }
-    report.checks = report.checks.map { check in
-      let alone = runProcess(
-        build, filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$")
-      guard var result = alone.checks.first(where: { $0.id == check.id }) else { return check }
-      if let crash = alone.crash {
-        result.status = .failed
-        result.issues.append("The check crashed the process: " + crash)
-      } else if alone.timedOut {
-        result.status = .failed
-        result.issues.append("The check did not finish within \(Int(timeLimit)) s.")
-      }
-      return result
+  }
+
+  /// Grades one chapter whose build holds `checks`.
+  public func grade(
+    _ chapter: Curriculum.Chapter, expecting checks: [ExpectedCheck], build: Build
+  ) -> ChapterReport {
+    guard !checks.isEmpty else {
+      return ChapterReport(chapter: chapter)
     }
+    let runner = TestRun(build: build, environment: Self.childEnvironment)
+    let deadline = ContinuousClock.now + .seconds(timeLimit)
+    let whole = runner.run(filter: "^" + NSRegularExpression.escapedPattern(for: chapter.testModule + "."),
+      timeLimit: timeLimit / 2)
+    if whole.isComplete {
+      return ChapterReport(
+        chapter: chapter,
+        checks: checks.map { result(of: $0, in: whole.summary, otherwise: "the run never reported this check") })
+    }
+
+    // The run did not finish: no result of it is trusted. Each check runs
+    // alone, those that did not hang or crash first, within the time left.
+    var report = ChapterReport(chapter: chapter)
+    if whole.timedOut { report.timeLimit = timeLimit }
+    if let cause = whole.cause { report.crash = cause }
+    let suspects = whole.summary.started.subtracting(whole.summary.ended)
+    let order = checks.filter { !suspects.contains($0.id) } + checks.filter { suspects.contains($0.id) }
+    let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    let results = concurrentMap(order, width: width) { check -> (CheckResult, Outcome) in
+      let left = ContinuousClock.now.duration(to: deadline)
+      guard left > .milliseconds(100) else {
+        return (
+          CheckResult(
+            id: check.id, name: check.name, status: .interrupted,
+            issues: ["Not run: the chapter's time limit of \(Int(timeLimit)) s ran out while other checks ran."]),
+          .notRun
+        )
+      }
+      let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+      let alone = runner.run(filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: seconds)
+      if alone.isComplete {
+        return (result(of: check, in: alone.summary, otherwise: "the run never reported this check"), .complete)
+      }
+      if alone.timedOut {
+        return (
+          CheckResult(
+            id: check.id, name: check.name, status: .interrupted,
+            issues: [
+              "Did not finish: it was stopped when the chapter's time limit of \(Int(timeLimit)) s ran out."
+                + " Something blocks forever or spins: a lock or semaphore held across an await, or an endless loop?"
+            ]),
+          .timedOut
+        )
+      }
+      let cause = alone.cause ?? "the process ended before this check finished"
+      return (
+        CheckResult(id: check.id, name: check.name, status: .interrupted, issues: ["The check's process ended: " + cause]),
+        .ended(cause)
+      )
+    }
+    let byID = Dictionary(uniqueKeysWithValues: results.map { ($0.0.id, $0) })
+    report.checks = checks.compactMap { byID[$0.id]?.0 }
+    // The chapter's state follows what the checks did alone.
+    report.timeLimit = results.contains { $0.1 == .timedOut } ? timeLimit : nil
+    report.crash = results.compactMap { if case .ended(let cause) = $0.1 { cause } else { nil } }.first
     return report
   }
 
-  /// Runs the checks whose IDs match `filter` and reads the event stream.
-  private func runProcess(
-    _ build: Build, filter: String
-  ) -> (checks: [CheckResult], crash: String?, timedOut: Bool) {
-    let stream = FileManager.default.temporaryDirectory
-      .appendingPathComponent("workshop-\(UUID().uuidString).jsonl")
-    defer { try? FileManager.default.removeItem(at: stream) }
-    var environment = Self.childEnvironment
-    environment["NO_COLOR"] = "1"
-    let command = build.launcher.command(
-      product: build.product,
-      arguments: [
-        "--filter", filter,
-        "--event-stream-output-path", stream.path,
-        "--event-stream-version", "0",
-      ],
-      environment: environment)
-    let outcome: ProcessOutcome
-    do {
-      outcome = try Subprocess.run(
-        command.executable, command.arguments, environment: command.environment, timeout: timeLimit)
-    } catch {
-      return ([], "could not start the checks: \(error)", false)
-    }
-    let text = (try? String(contentsOf: stream, encoding: .utf8)) ?? ""
-    let checks = EventStream.results(fromJSONLines: text)
-    var crash: String?
-    if !outcome.timedOut {
-      switch outcome.termination {
-      case .signaled(let signal):
-        crash =
-          (["the checks' process was killed by \(signalName(signal))"]
-          + Diagnostics.crashReason(in: outcome.standardError)).joined(separator: "\n")
-      case .exited(let code) where code != 0 && code != 1:
-        // Swift Testing exits 1 when checks fail; anything else is the process giving up.
-        crash =
-          (["the checks' process exited with code \(code)"]
-          + Diagnostics.crashReason(in: outcome.standardError)).joined(separator: "\n")
-      default:
-        break
-      }
-    }
-    return (checks, crash, outcome.timedOut)
+  /// How a check's run alone went.
+  private enum Outcome: Equatable {
+    case complete, timedOut, notRun
+    case ended(String)
   }
 
-  /// Marks the last complete build of this variant; its date is the build's start.
-  private var stampFile: URL {
-    workspace.scratchPath(for: variant).appendingPathComponent("workshop-build-stamp")
+  /// A check's result from a finished run.
+  private func result(of check: ExpectedCheck, in summary: EventStream.Summary, otherwise: String) -> CheckResult {
+    if summary.skipped.contains(check.id) {
+      return CheckResult(id: check.id, name: check.name, status: .skipped)
+    }
+    guard summary.started.contains(check.id), summary.ended.contains(check.id) else {
+      return CheckResult(id: check.id, name: check.name, status: .interrupted, issues: [otherwise])
+    }
+    let issues = summary.issues[check.id] ?? []
+    return CheckResult(id: check.id, name: check.name, status: issues.isEmpty ? .passed : .failed, issues: issues)
   }
+}
 
-  /// The test product, if no input of the build changed since the last
-  /// complete build; nil if a build is needed.
-  func upToDateProduct(_ launcher: TestLauncher) -> URL? {
-    let files = FileManager.default
-    guard let stamp = try? files.attributesOfItem(atPath: stampFile.path)[.modificationDate] as? Date,
-      let product = try? launcher.product(in: debugFolder)
-    else { return nil }
-    let root = workspace.root
-    let inputs = [
-      "Package.swift", Curriculum.fileName, variant == .solutions ? "Solutions" : "Chapters", "Tests",
-      "Sources",
-    ]
-    for input in inputs {
-      let url = root.appendingPathComponent(input)
-      var paths = [url.path]
-      if let enumerator = files.enumerator(atPath: url.path) {
-        paths += enumerator.compactMap { $0 as? String }.map { url.appendingPathComponent($0).path }
-      }
-      for path in paths {
-        // Folders count too: a deleted or added file changes its folder's date.
-        guard let date = try? files.attributesOfItem(atPath: path)[.modificationDate] as? Date else {
-          return nil
+/// `transform` applied to every element, at most `width` at a time, on plain
+/// threads (the dispatch pool adds threads only slowly when its workers block,
+/// as these do, waiting for a process); results in the elements' order.
+func concurrentMap<Element: Sendable, Result: Sendable>(
+  _ elements: [Element], width: Int, _ transform: @escaping @Sendable (Element) -> Result
+) -> [Result] {
+  let results = Mutex<[Int: Result]>([:])
+  let next = Mutex(0)
+  let group = DispatchGroup()
+  for _ in 0..<min(width, elements.count) {
+    group.enter()
+    Thread.detachNewThread {
+      defer { group.leave() }
+      while true {
+        let index = next.withLock { next in
+          defer { next += 1 }
+          return next
         }
-        if date >= stamp { return nil }
+        guard index < elements.count else { return }
+        let result = transform(elements[index])
+        results.withLock { $0[index] = result }
       }
     }
-    return product
   }
-
-  /// The folder SwiftPM links this variant's products into.
-  private var debugFolder: URL {
-    workspace.scratchPath(for: variant).appendingPathComponent("debug")
-  }
-
-  /// The last `[12/40]` step in SwiftPM's output.
-  static func buildStep(in output: String) -> String? {
-    guard let open = output.range(of: "[", options: .backwards),
-      let close = output[open.upperBound...].firstIndex(of: "]")
-    else { return nil }
-    let step = output[open.upperBound..<close]
-    guard step.contains("/"), step.allSatisfy({ $0.isNumber || $0 == "/" }) else { return nil }
-    return String(step)
-  }
-
-  static func tail(of text: String, lines count: Int) -> String {
-    text.split(separator: "\n").suffix(count).joined(separator: "\n")
-  }
+  group.wait()
+  let all = results.withLock { $0 }
+  return elements.indices.compactMap { all[$0] }
 }

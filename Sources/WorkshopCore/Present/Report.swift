@@ -1,3 +1,4 @@
+import CheckTranscript
 import Foundation
 
 /// Renders grading results as text for learners and instructors.
@@ -102,10 +103,11 @@ public struct Report: Sendable {
       case .skipped:
         lines.append("  " + style.dim("- \(check.name) (skipped)"))
       case .interrupted:
-        lines.append("  " + style.mark(false) + " " + check.name + style.red("  (never finished)"))
+        lines.append("  " + style.mark(false) + " " + check.name + style.red("  (no result)"))
+        for issue in check.issues { lines += indent(issue, by: 6) }
       case .failed:
         lines.append("  " + style.mark(false) + " " + check.name)
-        var previousLog: Substring?
+        var previousLog: [String]?
         for issue in check.issues {
           // Several expectations of one check usually share its event log:
           // print it once.
@@ -119,20 +121,11 @@ public struct Report: Sendable {
         }
       }
     }
-    if let crash = report.crash {
-      lines.append("")
-      lines.append(style.red("The checks crashed:"))
-      lines += indent(crash, by: 2)
-      lines.append(
-        "  Each check was then run on its own: those that crash say so above. Run "
-          + style.command("swift test --filter \(chapter.testModule)") + " to see the whole crash log.")
-    }
-    if let limit = report.timeLimit {
+    if report.crash != nil || report.timeLimit != nil {
       lines.append("")
       lines.append(
-        style.red("The checks did not finish within \(Int(limit)) s and were stopped.")
-          + " Something in the chapter blocks forever: a lock or semaphore held across an await, or an endless loop?"
-      )
+        "Each check without a result was run again on its own, so the cause above is its own. Run "
+          + style.command("swift test --filter \(chapter.testModule)") + " to see the whole output.")
     }
     lines.append("")
     lines.append("\(report.passed) of \(report.checks.count) checks pass.")
@@ -153,14 +146,20 @@ public struct Report: Sendable {
 
   // MARK: - Helpers
 
-  /// An issue's text before its event log, the log (up to the location
-  /// line), and the location line.
-  private func splitLog(_ issue: String) -> (String, Substring?, Substring) {
-    guard let start = issue.range(of: "Recorded events:") else { return (issue, nil, "") }
-    let head = String(issue[..<start.lowerBound]).trimmingCharacters(in: .newlines)
-    let rest = issue[start.lowerBound...]
-    let end = rest.range(of: "\n(at ")?.lowerBound ?? rest.endIndex
-    return (head, rest[..<end], rest[end...])
+  /// An issue's verdict without its events, the events, and the location
+  /// line; the whole issue and no events when the kit did not write it.
+  private func splitLog(_ issue: String) -> (String, [String]?, String) {
+    var body = issue
+    var location = ""
+    if let range = issue.range(of: "\n(at ", options: .backwards) {
+      body = String(issue[..<range.lowerBound])
+      location = String(issue[range.lowerBound...])
+    }
+    guard let verdict = Verdict(parsing: body) else { return (issue, nil, "") }
+    var head = verdict
+    head.events = []
+    let text = head.text.split(separator: "\n").dropLast().joined(separator: "\n")
+    return (text, verdict.events, location)
   }
 
   private func state(_ state: ChapterReport.State) -> String {

@@ -1,104 +1,154 @@
+import CheckTranscript
 import Foundation
 
-/// The outcome of one graded check (one `@Test`).
-public struct CheckResult: Sendable, Equatable, Codable {
-  public enum Status: String, Sendable, Equatable, Codable {
-    case passed
-    case failed
-    /// Started but never ended: the process died or was killed while it ran.
-    case interrupted
-    case skipped
-  }
-
-  /// Swift Testing's ID for the test.
-  public var id: String
-  /// The check's display name, in plain words.
-  public var name: String
-  public var status: Status
-  /// What went wrong, one entry per recorded issue.
-  public var issues: [String]
-
-  public init(id: String, name: String, status: Status, issues: [String] = []) {
-    self.id = id
-    self.name = name
-    self.status = status
-    self.issues = issues
-  }
-}
-
-/// Reads Swift Testing's JSON event stream (`--event-stream-version 0`).
+/// Swift Testing's JSON event stream, version 0 (`--event-stream-version 0`):
+/// the records grading reads, as Swift Testing's published schema names them
+/// (`ABI.Record`: a `test` record per test, then `event` records).
 ///
 /// Grading reads this channel, never the human-readable output, which code
 /// under test could imitate by printing.
 public enum EventStream {
-  /// The checks described by an event stream, in the order they were declared.
-  ///
-  /// Tests that started but never ended, and tests that never started at all
-  /// (the process died first), are `.interrupted`.
-  public static func results(fromJSONLines text: String) -> [CheckResult] {
-    var names: [String: String] = [:]
-    var order: [String] = []
-    var started: Set<String> = []
-    var ended: Set<String> = []
-    var skipped: Set<String> = []
-    var issues: [String: [String]] = [:]
+  /// One line of the stream.
+  public struct Record: Decodable, Sendable {
+    public var version: Int
+    public var payload: Payload
 
-    for line in text.split(whereSeparator: \.isNewline) {
-      guard
-        let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-        let kind = object["kind"] as? String,
-        let payload = object["payload"] as? [String: Any]
-      else { continue }
+    public enum Payload: Sendable {
+      case test(Test)
+      case event(Event)
+      case other
+    }
 
-      if kind == "test" {
-        guard (payload["kind"] as? String) == "function", let id = payload["id"] as? String else {
-          continue
-        }
-        if names[id] == nil { order.append(id) }
-        names[id] = (payload["displayName"] as? String) ?? (payload["name"] as? String) ?? id
-        continue
+    enum CodingKeys: String, CodingKey { case version, kind, payload }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      version = try container.decode(Int.self, forKey: .version)
+      switch try container.decode(String.self, forKey: .kind) {
+      case "test": payload = .test(try container.decode(Test.self, forKey: .payload))
+      case "event": payload = .event(try container.decode(Event.self, forKey: .payload))
+      default: payload = .other
       }
+    }
+  }
 
-      guard kind == "event", let eventKind = payload["kind"] as? String,
-        let testID = payload["testID"] as? String
-      else { continue }
-      // Parameterized runs and exit-test children report test cases; grade per test.
-      let id = testID
-      switch eventKind {
+  /// A test or suite the run knows about (`ABI.EncodedTest`).
+  public struct Test: Decodable, Sendable {
+    /// `suite` or `function`.
+    public var kind: String
+    public var id: String
+    public var name: String
+    public var displayName: String?
+    public var sourceLocation: SourceLocation?
+  }
+
+  /// Something that happened during the run (`ABI.EncodedEvent`).
+  public struct Event: Decodable, Sendable {
+    /// `runStarted`, `testStarted`, `issueRecorded`, `testEnded`, `testSkipped`, `runEnded`, ...
+    public var kind: String
+    public var testID: String?
+    public var issue: Issue?
+    public var messages: [Message]
+
+    enum CodingKeys: String, CodingKey { case kind, testID, issue, messages }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      kind = try container.decode(String.self, forKey: .kind)
+      testID = try container.decodeIfPresent(String.self, forKey: .testID)
+      issue = try container.decodeIfPresent(Issue.self, forKey: .issue)
+      messages = try container.decodeIfPresent([Message].self, forKey: .messages) ?? []
+    }
+  }
+
+  /// An issue recorded by a test (`ABI.EncodedIssue`).
+  public struct Issue: Decodable, Sendable {
+    public var isKnown: Bool
+    public var sourceLocation: SourceLocation?
+  }
+
+  /// One line of an event's human-readable description (`ABI.EncodedMessage`).
+  public struct Message: Decodable, Sendable {
+    /// `fail`, `details`, `pass`, ...
+    public var symbol: String?
+    public var text: String
+  }
+
+  /// Where in a source file (`SourceLocation`).
+  public struct SourceLocation: Decodable, Sendable {
+    public var fileID: String?
+    public var line: Int
+  }
+
+  /// Decodes the lines of a stream; lines that are not records are skipped.
+  public static func records(fromJSONLines text: String) -> [Record] {
+    let decoder = JSONDecoder()
+    return text.split(whereSeparator: \.isNewline).compactMap {
+      try? decoder.decode(Record.self, from: Data($0.utf8))
+    }
+  }
+
+  /// The checks (functions, not suites) a stream describes, in the order
+  /// they are declared in their files (the stream's own order varies).
+  public static func checks(in records: [Record]) -> [ExpectedCheck] {
+    var seen = Set<String>()
+    let tests = records.compactMap { record -> Test? in
+      guard case .test(let test) = record.payload, test.kind == "function", seen.insert(test.id).inserted
+      else { return nil }
+      return test
+    }
+    return
+      tests
+      .sorted {
+        ($0.sourceLocation?.fileID ?? "", $0.sourceLocation?.line ?? 0, $0.id)
+          < ($1.sourceLocation?.fileID ?? "", $1.sourceLocation?.line ?? 0, $1.id)
+      }
+      .map { ExpectedCheck(id: $0.id, name: $0.displayName ?? $0.name) }
+  }
+
+  /// What a run's stream says about each check.
+  public struct Summary: Sendable, Equatable {
+    public var started: Set<String> = []
+    public var ended: Set<String> = []
+    public var skipped: Set<String> = []
+    /// Each check's failures, explained.
+    public var issues: [String: [String]] = [:]
+    /// Whether the run reported its own end.
+    public var runEnded = false
+    /// The checks in the order they started.
+    public var startOrder: [String] = []
+
+    public init() {}
+  }
+
+  /// Reads a run's events into what happened to each check.
+  public static func summary(of records: [Record]) -> Summary {
+    var summary = Summary()
+    for record in records {
+      guard case .event(let event) = record.payload else { continue }
+      if event.kind == "runEnded" { summary.runEnded = true }
+      guard let id = event.testID else { continue }
+      // Parameterized checks and exit tests report test cases; grade per check.
+      switch event.kind {
       case "testStarted":
-        started.insert(id)
+        if summary.started.insert(id).inserted { summary.startOrder.append(id) }
       case "testEnded":
-        ended.insert(id)
+        summary.ended.insert(id)
       case "testSkipped":
-        skipped.insert(id)
+        summary.skipped.insert(id)
       case "issueRecorded":
-        let issue = payload["issue"] as? [String: Any]
-        if (issue?["isKnown"] as? Bool) == true { continue }
-        let messages = (payload["messages"] as? [[String: Any]]) ?? []
-        let location = (issue?["sourceLocation"] as? [String: Any]).flatMap(describeLocation)
+        guard let issue = event.issue, !issue.isKnown else { continue }
+        let location = issue.sourceLocation.map { location in
+          "\((location.fileID ?? "?").split(separator: "/").last.map(String.init) ?? "?"):\(location.line)"
+        }
+        let text = describeIssue(event.messages, location: location)
         // A parameterized check can record the same issue once per argument.
-        let text = describeIssue(messages, location: location)
-        if !(issues[id]?.contains(text) ?? false) { issues[id, default: []].append(text) }
+        if !(summary.issues[id]?.contains(text) ?? false) { summary.issues[id, default: []].append(text) }
       default:
         continue
       }
     }
-
-    return order.compactMap { id in
-      let name = names[id] ?? id
-      if skipped.contains(id) { return CheckResult(id: id, name: name, status: .skipped) }
-      let found = issues[id] ?? []
-      let status: CheckResult.Status =
-        !ended.contains(id) ? .interrupted : found.isEmpty ? .passed : .failed
-      return CheckResult(id: id, name: name, status: status, issues: found)
-    }
-  }
-
-  private static func describeLocation(_ location: [String: Any]) -> String? {
-    guard let file = (location["fileID"] as? String) ?? (location["_filePath"] as? String),
-      let line = location["line"] as? Int
-    else { return nil }
-    return "\(file.split(separator: "/").last.map(String.init) ?? file):\(line)"
+    return summary
   }
 
   /// "The process crashed (SIGILL)." for an exit test's
@@ -117,27 +167,30 @@ public enum EventStream {
     return nil
   }
 
-  /// Joins an issue's messages, dropping Swift Testing's generic first line
-  /// when the check wrote its own explanation.
-  static func describeIssue(_ messages: [[String: Any]], location: String?) -> String {
-    var texts: [String] = []
-    var hasDetails = false
-    for message in messages {
-      guard let text = message["text"] as? String, !text.isEmpty else { continue }
-      if (message["symbol"] as? String) == "details" { hasDetails = true }
-      texts.append(text)
-    }
-    if hasDetails, let first = texts.first,
-      first == "Issue recorded" || first.hasPrefix("Expectation failed: checkPassed")
-    {
-      texts.removeFirst()
+  /// An issue's text: the kit's verdict when it wrote one (without Swift
+  /// Testing's generic first line), else Swift Testing's own messages.
+  static func describeIssue(_ messages: [Message], location: String?) -> String {
+    var texts = messages.map(\.text).filter { !$0.isEmpty }
+    if let verdict = texts.firstIndex(where: { Verdict(parsing: $0) != nil }) {
+      // An exit test's child died: say so in words, before the check's explanation.
+      let crash = texts.first.flatMap(exitTestCrash)
+      texts = (crash.map { [$0] } ?? []) + [texts[verdict]]
     } else if let first = texts.first, let crash = exitTestCrash(first) {
-      // An exit test's child died: say so in words, then the check's explanation.
       texts[0] = crash
+    } else if texts.count > 1, texts.first == "Issue recorded" {
+      texts.removeFirst()
     }
     var text = texts.joined(separator: "\n")
     if text.isEmpty { text = "Issue recorded" }
     if let location { text += "\n(at \(location))" }
     return text
   }
+}
+
+/// A check the build holds, known before any of them runs.
+public struct ExpectedCheck: Sendable, Equatable, Codable {
+  /// Swift Testing's ID: `Module.Suite/function()/File.swift:12:4`.
+  public var id: String
+  /// The display name, in plain words.
+  public var name: String
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -53,22 +54,37 @@ public struct SubprocessError: Error, CustomStringConvertible {
 
 /// Runs child processes in their own process group, with a hard time limit.
 public enum Subprocess {
+  /// The process groups of the children running now; nil once the runner
+  /// is stopping, when no child may start any more.
+  static let live = Mutex<Set<pid_t>?>([])
+
+  /// Kills every child running now, with its whole group, and lets no other start.
+  static func killAll() {
+    live.withLock { groups in
+      for group in groups ?? [] { kill(-group, SIGKILL) }
+      groups = nil
+    }
+  }
+
   /// Runs `executable` (looked up in `PATH` unless it contains a slash) and waits.
   ///
   /// The child runs in the current directory: pass paths as arguments
   /// (`--package-path`, `git -C`). Output goes to temporary files, not pipes, so a chatty child never blocks.
   /// On timeout the whole process group is killed, exit-test children included.
   /// `poll` is called about ten times a second while the child runs, with
-  /// everything it has written to standard output so far.
+  /// everything it has written to standard output so far; `tick` as often,
+  /// and once more after the child has ended.
+  /// While it runs, the child's group is one of ``live``, which an interrupt
+  /// of the runner ends.
   public static func run(
     _ executable: String,
     _ arguments: [String],
     environment: [String: String] = ProcessInfo.processInfo.environment,
     timeout: Double? = nil,
-    poll: ((String) -> Void)? = nil
+    poll: ((String) -> Void)? = nil,
+    tick: (() -> Void)? = nil
   ) throws -> ProcessOutcome {
-    let scratch = FileManager.default.temporaryDirectory
-      .appendingPathComponent("workshop-\(UUID().uuidString)")
+    let scratch = TemporaryFolder.shared.url.appendingPathComponent("process-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
     let outPath = scratch.appendingPathComponent("stdout").path
@@ -103,10 +119,24 @@ public enum Subprocess {
     }
 
     var pid = pid_t()
-    let spawnStatus = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+    // Registered under the lock that an interrupt takes, so no child starts
+    // unseen while the runner is being stopped.
+    let spawnStatus = live.withLock { groups in
+      guard groups != nil else { return ECANCELED }
+      let status = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+      if status == 0 { groups?.insert(pid) }
+      return status
+    }
     guard spawnStatus == 0 else {
       throw SubprocessError(
         description: "cannot start \(executable): \(String(cString: strerror(spawnStatus)))")
+    }
+    defer {
+      // Anything the child left running in its group goes too.
+      live.withLock { groups in
+        kill(-pid, SIGKILL)
+        _ = groups?.remove(pid)
+      }
     }
 
     let start = ContinuousClock.now
@@ -126,10 +156,10 @@ public enum Subprocess {
         break
       }
       if let poll { poll(readText(outPath)) }
+      tick?()
       usleep(elapsed < .seconds(1) ? 10_000 : 100_000)
     }
-    // Anything the child left running in its group goes too.
-    kill(-pid, SIGKILL)
+    tick?()
 
     let termination: Termination =
       (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)

@@ -1,0 +1,239 @@
+import Foundation
+
+/// Why grading could not run at all.
+public struct GradingError: Error, CustomStringConvertible {
+  public var description: String
+}
+
+/// A built variant: the test product and the chapters left out of it.
+public struct Build: Sendable {
+  /// The test product holding every chapter that compiled.
+  public var product: URL
+  /// How this platform starts the product's checks.
+  public var launcher: TestLauncher
+  /// Why each chapter left out of the build was left out: its first compiler
+  /// errors, or the file that cannot be in a chapter.
+  public var brokenChapters: [Int: [String]]
+}
+
+/// Builds a variant with SwiftPM: leaves out the chapters that cannot build so
+/// that the others still can, and reuses the last build only when the content
+/// of every input is the same.
+public struct Builder: Sendable {
+  public var workspace: Workspace
+  public var variant: Variant
+  /// The environment builds run in (the runner's own temporary folder).
+  public var environment: [String: String]
+  /// Called with short progress lines ("Building 12/40").
+  public var progress: (@Sendable (String) -> Void)?
+
+  public init(
+    workspace: Workspace, variant: Variant, environment: [String: String],
+    progress: (@Sendable (String) -> Void)? = nil
+  ) {
+    self.workspace = workspace
+    self.variant = variant
+    self.environment = environment
+    self.progress = progress
+  }
+
+  /// Builds the variant with its checks.
+  ///
+  /// Unless `force` is set, the last complete build is reused when every
+  /// input has the same content and the product was not touched since: that
+  /// saves SwiftPM's start-up on every run. Otherwise the modules whose files
+  /// changed are rebuilt from scratch, whatever the files' dates say (SwiftPM
+  /// compares dates to the second, and copies keep old dates).
+  public func build(force: Bool = false) throws -> Build {
+    let launcher = try TestLauncher.platform.get()
+    let inputs = Fingerprint.of(workspace: workspace, variant: variant)
+    let last = Fingerprint.Record.load(from: recordFile)
+    if !force, let last, last.inputs == inputs,
+      let product = try? launcher.product(in: debugFolder), last.product == Fingerprint.identity(of: product)
+    {
+      return Build(product: product, launcher: launcher, brokenChapters: [:])
+    }
+    try? FileManager.default.removeItem(at: recordFile)
+    invalidate(modules: Fingerprint.modules(changedBetween: last?.inputs ?? [:], and: inputs))
+
+    var broken = precheck()
+    while true {
+      let outcome = try swiftBuild(skipping: Set(broken.keys))
+      if outcome.succeeded {
+        let product = try launcher.product(in: debugFolder)
+        // Recorded only for a build of every chapter, and with the inputs as
+        // read before it started: an edit saved during the build is a change.
+        if broken.isEmpty {
+          Fingerprint.Record(inputs: inputs, product: Fingerprint.identity(of: product)).save(to: recordFile)
+        }
+        return Build(product: product, launcher: launcher, brokenChapters: broken)
+      }
+      let newlyBroken = try attribute(outcome, alreadyBroken: broken)
+      broken.merge(newlyBroken) { old, _ in old }
+    }
+  }
+
+  // MARK: - One chapter's problems stay in that chapter
+
+  /// Chapters that cannot be built, found before SwiftPM is asked: a missing
+  /// or empty folder, a source file in another language, an entry point.
+  func precheck() -> [Int: [String]] {
+    var broken: [Int: [String]] = [:]
+    let files = FileManager.default
+    for chapter in workspace.curriculum.chapters {
+      let folder = workspace.codeFolder(chapter, variant)
+      var isFolder: ObjCBool = false
+      guard files.fileExists(atPath: workspace.url(folder).path, isDirectory: &isFolder), isFolder.boolValue
+      else {
+        broken[chapter.number] = [
+          "\(folder) is missing. Restore it (git checkout -- \(folder)) or copy the chapter back."
+        ]
+        continue
+      }
+      let names = (files.enumerator(atPath: workspace.url(folder).path)?.allObjects as? [String]) ?? []
+      let swift = names.filter { $0.hasSuffix(".swift") }
+      var problems: [String] = []
+      if swift.isEmpty {
+        problems.append("\(folder) has no Swift files. Restore them (git checkout -- \(folder)).")
+      }
+      for name in names.sorted() {
+        let ext = (name as NSString).pathExtension.lowercased()
+        if Self.otherLanguages.contains(ext) {
+          problems.append(
+            "\(folder)/\(name) is a .\(ext) file: a chapter holds Swift only. Move it out of the chapter's folder.")
+        }
+        if (name as NSString).lastPathComponent == "main.swift" {
+          problems.append(
+            "\(folder)/\(name): a chapter is a library, so it cannot have main.swift. Rename the file.")
+        }
+      }
+      for name in swift.sorted() {
+        let text = (try? String(contentsOf: workspace.url(folder + "/" + name), encoding: .utf8)) ?? ""
+        if let line = Self.entryPointLine(in: text) {
+          problems.append(
+            "\(folder)/\(name):\(line): @main: a chapter is a library and the checks are its entry point. Remove @main."
+          )
+        }
+      }
+      if !problems.isEmpty { broken[chapter.number] = problems }
+    }
+    return broken
+  }
+
+  /// Source files SwiftPM would compile as another language.
+  static let otherLanguages: Set<String> = ["c", "cc", "cpp", "cxx", "c++", "m", "mm", "s", "asm"]
+
+  /// The line of an `@main` attribute outside comments, if any.
+  static func entryPointLine(in text: String) -> Int? {
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+      if code.contains(/@main\b/) { return index + 1 }
+    }
+    return nil
+  }
+
+  /// The chapters a failed build's errors belong to; when none of them names
+  /// a chapter, the chapter that breaks the build is found by building
+  /// without chapters, so that one bad chapter never stops the others.
+  private func attribute(_ outcome: ProcessOutcome, alreadyBroken broken: [Int: [String]]) throws -> [Int: [String]] {
+    let output = outcome.standardOutput + "\n" + outcome.standardError
+    let errors = Diagnostics.compilerErrors(in: output)
+    let known = Set(workspace.curriculum.chapters.map(\.number))
+    var found: [Int: [String]] = [:]
+    for error in errors {
+      guard let number = Diagnostics.chapterNumber(ofPath: error.path), known.contains(number),
+        broken[number] == nil
+      else { continue }
+      found[number, default: []].append(workspace.relativize(error.text))
+    }
+    if !found.isEmpty { return found.mapValues { Array($0.prefix(3)) } }
+
+    let shown =
+      errors.isEmpty
+      ? Self.tail(of: output, lines: 12)
+      : errors.prefix(5).map { workspace.relativize($0.text) }.joined(separator: "\n")
+    let candidates = workspace.curriculum.chapters.map(\.number).filter { broken[$0] == nil }
+    // Does the build succeed without any chapter? If not, the fault is outside them.
+    guard !candidates.isEmpty, try swiftBuild(skipping: Set(known)).succeeded else {
+      throw GradingError(description: "the build failed outside any chapter (\(variant.rawValue)):\n\(shown)")
+    }
+    // The shortest prefix of the chapters that fails ends with a culprit.
+    var low = 1
+    var high = candidates.count
+    while low < high {
+      let middle = (low + high) / 2
+      let included = Set(candidates.prefix(middle))
+      if try swiftBuild(skipping: Set(known).subtracting(included)).succeeded {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    let culprit = candidates[low - 1]
+    return [culprit: ["It breaks the build, though no error names one of its files:", shown]]
+  }
+
+  // MARK: - SwiftPM
+
+  /// Runs `swift build` with the chapters in `skipped` left out.
+  private func swiftBuild(skipping skipped: Set<Int>) throws -> ProcessOutcome {
+    var environment = self.environment
+    environment["WORKSHOP_SOLUTIONS"] = variant == .solutions ? "1" : nil
+    // The learner's build leaves the runner and its tests out; the solutions
+    // build keeps them, for `verify` runs the tooling's tests from it.
+    environment["WORKSHOP_GRADING"] = variant == .chapters ? "1" : nil
+    environment["WORKSHOP_SKIP"] = skipped.isEmpty ? nil : skipped.sorted().map(String.init).joined(separator: ",")
+    let arguments = [
+      "build", "--build-tests", "--package-path", workspace.root.path,
+      "--scratch-path", workspace.scratchPath(for: variant).path, "-Xswiftc", "-gnone",
+    ]
+    let progress = self.progress
+    return try Subprocess.run(
+      "swift", arguments, environment: environment, timeout: 30 * 60,
+      poll: { output in
+        guard let progress, let step = Self.buildStep(in: output) else { return }
+        progress("Building \(step)")
+      })
+  }
+
+  /// Removes what SwiftPM compiled for `modules`, so that it compiles them
+  /// again. It keeps the files SwiftPM's plan writes (the output file map and
+  /// the list of sources), which it does not write again.
+  private func invalidate(modules: Set<String>) {
+    let files = FileManager.default
+    for module in modules {
+      let folder = debugFolder.appendingPathComponent("\(module).build")
+      for item in (try? files.contentsOfDirectory(atPath: folder.path)) ?? []
+      where !["output-file-map.json", "sources", "include"].contains(item) {
+        try? files.removeItem(at: folder.appendingPathComponent(item))
+      }
+      for suffix in ["swiftmodule", "swiftdoc", "swiftsourceinfo"] {
+        try? files.removeItem(at: debugFolder.appendingPathComponent("Modules/\(module).\(suffix)"))
+      }
+    }
+  }
+
+  /// The folder SwiftPM links this variant's products into.
+  private var debugFolder: URL {
+    workspace.scratchPath(for: variant).appendingPathComponent("debug")
+  }
+
+  /// What the last complete build was built from.
+  private var recordFile: URL {
+    workspace.scratchPath(for: variant).appendingPathComponent("workshop-inputs.json")
+  }
+
+  /// The last `[12/40]` step in SwiftPM's output.
+  static func buildStep(in output: String) -> String? {
+    guard let open = output.range(of: "[", options: .backwards),
+      let close = output[open.upperBound...].firstIndex(of: "]")
+    else { return nil }
+    let step = output[open.upperBound..<close]
+    guard step.contains("/"), step.allSatisfy({ $0.isNumber || $0 == "/" }) else { return nil }
+    return String(step)
+  }
+
+  static func tail(of text: String, lines count: Int) -> String {
+    text.split(separator: "\n").suffix(count).joined(separator: "\n")
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// What a build was built from, by content: the hash of every input file.
+///
+/// Dates cannot tell: SwiftPM compares them to the second, so two saves in
+/// one second look like one, and `cp -a`, `tar`, `unzip` and `rsync -a` keep
+/// a file's old date.
+enum Fingerprint {
+  /// The inputs of a variant's build: relative path to content hash.
+  typealias Inputs = [String: String]
+
+  /// The folders whose files go into a variant's build.
+  static func folders(for variant: Variant) -> [String] {
+    [variant.folder, "Tests", "Sources"]
+  }
+
+  /// Hashes every file of a variant's build, and the manifests.
+  static func of(workspace: Workspace, variant: Variant) -> Inputs {
+    var inputs: Inputs = [:]
+    let files = FileManager.default
+    for file in ["Package.swift", Curriculum.fileName] {
+      inputs[file] = hash(workspace.url(file))
+    }
+    for folder in folders(for: variant) {
+      guard let enumerator = files.enumerator(atPath: workspace.url(folder).path) else { continue }
+      while let item = enumerator.nextObject() as? String {
+        let path = folder + "/" + item
+        // A nested package's own build output is not an input.
+        if item.hasPrefix(".") || item.contains("/.") { continue }
+        var isFolder: ObjCBool = false
+        guard files.fileExists(atPath: workspace.url(path).path, isDirectory: &isFolder), !isFolder.boolValue
+        else { continue }
+        inputs[path] = hash(workspace.url(path))
+      }
+    }
+    return inputs
+  }
+
+  /// The modules whose sources differ between two fingerprints: a changed,
+  /// added or removed file under `Chapters/04-DebouncedSearch/` is module
+  /// `DebouncedSearch`, under `Tests/04-DebouncedSearchTests/` module
+  /// `DebouncedSearchTests`, under `Sources/ConcurrencyTestKit/` module
+  /// `ConcurrencyTestKit`.
+  static func modules(changedBetween old: Inputs, and new: Inputs) -> Set<String> {
+    var modules = Set<String>()
+    for path in Set(old.keys).union(new.keys) where old[path] != new[path] {
+      let parts = path.split(separator: "/")
+      guard parts.count >= 3 else { continue }
+      var folder = String(parts[1])
+      // Chapter folders are NN-Name; the module is Name.
+      if let dash = folder.firstIndex(of: "-"), Int(folder[..<dash]) != nil {
+        folder = String(folder[folder.index(after: dash)...])
+      }
+      modules.insert(folder)
+    }
+    return modules
+  }
+
+  /// A file's content hash (64-bit FNV-1a, hex); empty for an unreadable file.
+  static func hash(_ url: URL) -> String {
+    guard let data = try? Data(contentsOf: url) else { return "" }
+    var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    data.withUnsafeBytes { bytes in
+      for byte in bytes {
+        value ^= UInt64(byte)
+        value &*= 0x0000_0100_0000_01b3
+      }
+    }
+    return String(value, radix: 16)
+  }
+
+  /// The product as the file system describes it: a replaced or rewritten
+  /// product no longer matches what the build recorded.
+  static func identity(of product: URL) -> String {
+    let attributes = (try? FileManager.default.attributesOfItem(atPath: product.path)) ?? [:]
+    let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+    let size = (attributes[.size] as? NSNumber)?.uint64Value ?? 0
+    let date = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+    return "\(inode):\(size):\(date)"
+  }
+
+  /// What the last complete build of a variant was built from.
+  struct Record: Codable, Equatable {
+    var inputs: Inputs
+    var product: String
+
+    static func load(from url: URL) -> Record? {
+      guard let data = try? Data(contentsOf: url) else { return nil }
+      return try? JSONDecoder().decode(Record.self, from: data)
+    }
+
+    func save(to url: URL) {
+      guard let data = try? JSONEncoder().encode(self) else { return }
+      try? data.write(to: url, options: .atomic)
+    }
+  }
+}

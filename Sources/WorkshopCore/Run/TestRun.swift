@@ -1,0 +1,177 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One test process: the checks that match a filter, run from a build with a
+/// hard time limit, their events read from a FIFO while they are written.
+///
+/// Reading as the events arrive means that rewriting the stream later, at
+/// exit for example, changes nothing the grader has read.
+public struct TestRun: Sendable {
+  /// What one test process did.
+  public struct Outcome: Sendable {
+    public var summary: EventStream.Summary
+    public var termination: Termination?
+    public var timedOut: Bool
+    public var standardError: String
+    /// Why the process could not start, if it could not.
+    public var startError: String?
+
+    /// Whether the run finished: it reported its own end, then exited as
+    /// Swift Testing does (0 when every check passed, 1 when one failed).
+    public var isComplete: Bool {
+      summary.runEnded && !timedOut && (termination == .exited(0) || termination == .exited(1))
+    }
+
+    /// Why the run did not finish, in words, with the runtime's own message.
+    public var cause: String? {
+      if isComplete { return nil }
+      if let startError { return "the checks could not start: \(startError)" }
+      if timedOut { return nil }
+      let reasons = TestRun.crashReason(in: standardError)
+      let what: String
+      switch termination {
+      case .signaled(let signal)?: what = "the process was killed by \(signalName(signal))"
+      case .exited(let code)?: what = "the process exited with status \(code) before its checks finished"
+      case nil: what = "the process never started"
+      }
+      return ([what] + reasons).joined(separator: "\n")
+    }
+  }
+
+  public var build: Build
+  public var environment: [String: String]
+
+  public init(build: Build, environment: [String: String]) {
+    self.build = build
+    self.environment = environment
+  }
+
+  /// Runs the checks whose IDs match `filter` within `timeLimit` seconds.
+  public func run(filter: String, timeLimit: Double) -> Outcome {
+    var outcome = Outcome(
+      summary: EventStream.Summary(), termination: nil, timedOut: false, standardError: "", startError: nil)
+    let folder: URL
+    let stream: EventFIFO
+    do {
+      folder = try TemporaryFolder.shared.makeFolder("checks")
+      stream = try EventFIFO(at: folder.appendingPathComponent("events.jsonl"))
+    } catch {
+      outcome.startError = "\(error)"
+      return outcome
+    }
+    defer {
+      stream.finish()
+      try? FileManager.default.removeItem(at: folder)
+    }
+    var environment = self.environment
+    environment["NO_COLOR"] = "1"
+    let command = build.launcher.command(
+      product: build.product,
+      arguments: [
+        "--filter", filter, "--event-stream-output-path", stream.path, "--event-stream-version", "0",
+      ],
+      environment: environment)
+    do {
+      let process = try Subprocess.run(
+        command.executable, command.arguments, environment: command.environment, timeout: timeLimit,
+        tick: { stream.drain() })
+      outcome.termination = process.termination
+      outcome.timedOut = process.timedOut
+      outcome.standardError = process.standardError
+    } catch {
+      outcome.startError = "\(error)"
+    }
+    outcome.summary = EventStream.summary(of: EventStream.records(fromJSONLines: stream.text))
+    return outcome
+  }
+
+  /// Lists every check the build holds, without running any: no code under
+  /// test runs while the grader learns which checks to expect.
+  public func listChecks() throws -> [ExpectedCheck] {
+    let folder = try TemporaryFolder.shared.makeFolder("list")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let stream = folder.appendingPathComponent("tests.jsonl")
+    let command = build.launcher.command(
+      product: build.product,
+      arguments: ["--list-tests", "--event-stream-output-path", stream.path, "--event-stream-version", "0"],
+      environment: environment)
+    let outcome = try Subprocess.run(
+      command.executable, command.arguments, environment: command.environment, timeout: 120)
+    let text = (try? String(contentsOf: stream, encoding: .utf8)) ?? ""
+    let checks = EventStream.checks(in: EventStream.records(fromJSONLines: text))
+    guard outcome.succeeded, !checks.isEmpty else {
+      throw GradingError(
+        description: "cannot list the checks (\(outcome.termination)):\n"
+          + outcome.standardError.split(separator: "\n").prefix(5).joined(separator: "\n"))
+    }
+    return checks
+  }
+
+  /// The lines of a crashed process's standard error that say why it died.
+  public static func crashReason(in standardError: String) -> [String] {
+    let markers = [
+      "Fatal error", "fatal error", "CONTINUATION MISUSE", "Precondition failed",
+      "Assertion failed", "precondition failure", "Simultaneous accesses", "Illegal instruction",
+      "Segmentation fault", "ThreadSanitizer",
+    ]
+    var reasons: [String] = []
+    for line in standardError.split(separator: "\n") {
+      let text = line.trimmingCharacters(in: .whitespaces)
+      guard markers.contains(where: { text.contains($0) }), !reasons.contains(text) else { continue }
+      reasons.append(text.count > 300 ? String(text.prefix(300)) + "..." : text)
+      if reasons.count == 3 { break }
+    }
+    return reasons
+  }
+}
+
+/// A named pipe the test process writes its event stream into, read while it
+/// is written.
+final class EventFIFO: @unchecked Sendable {
+  let path: String
+  private let reader: Int32
+  /// Held open so that reads never see an end before the test process opens
+  /// the pipe, or after it closes it, while it still runs.
+  private let keeper: Int32
+  private var buffer = Data()
+
+  init(at url: URL) throws {
+    path = url.path
+    guard mkfifo(path, 0o600) == 0 else {
+      throw GradingError(description: "cannot create \(path): \(String(cString: strerror(errno)))")
+    }
+    reader = open(path, O_RDONLY | O_NONBLOCK)
+    keeper = open(path, O_WRONLY | O_NONBLOCK)
+    guard reader >= 0, keeper >= 0 else {
+      throw GradingError(description: "cannot open \(path): \(String(cString: strerror(errno)))")
+    }
+  }
+
+  /// Reads everything written so far. Called from the one thread that waits
+  /// for the test process.
+  func drain() {
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
+      guard count > 0 else { return }
+      buffer.append(contentsOf: chunk[0..<count])
+    }
+  }
+
+  /// The stream read so far, as text.
+  var text: String {
+    drain()
+    return String(decoding: buffer, as: UTF8.self)
+  }
+
+  /// Closes the pipe; nothing written after this is read.
+  func finish() {
+    close(reader)
+    close(keeper)
+  }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// The runner's own temporary folder: every process it starts gets it as
+/// `TMPDIR`, and it is removed when the runner ends, by an interrupt too.
+///
+/// SwiftPM leaves a few empty `TemporaryDirectory.*` folders per build, and
+/// code under test may leave anything: none of it outlives the run.
+public final class TemporaryFolder: Sendable {
+  /// The folder of this run of the runner.
+  public static let shared = TemporaryFolder()
+
+  public let url: URL
+
+  private init() {
+    let base = URL(fileURLWithPath: ProcessInfo.processInfo.environment["TMPDIR"] ?? NSTemporaryDirectory())
+    url = base.appendingPathComponent("workshop-\(getpid())-\(UUID().uuidString.prefix(8))")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  /// A new, empty folder inside this one.
+  public func makeFolder(_ prefix: String) throws -> URL {
+    let folder = url.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
+  /// Removes the folder and everything in it.
+  public func remove() {
+    try? FileManager.default.removeItem(at: url)
+  }
+}
