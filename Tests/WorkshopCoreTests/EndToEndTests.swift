@@ -13,7 +13,10 @@ private let fixture = URL(fileURLWithPath: #filePath)
 /// the first run pays for a cold build.
 private func freshCopyOfFixture() throws -> URL {
   let files = FileManager.default
-  let copy = files.temporaryDirectory.appendingPathComponent("workshop-mini-fixture")
+  // Beside the repository's own build, not in /tmp: nothing a run leaves
+  // behind outlives it there.
+  let copy = fixture.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent(".build/workshop-fixture")
   try files.createDirectory(at: copy, withIntermediateDirectories: true)
   for item in try files.contentsOfDirectory(atPath: copy.path) where item != ".build" {
     try files.removeItem(at: copy.appendingPathComponent(item))

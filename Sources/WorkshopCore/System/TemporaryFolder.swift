@@ -15,6 +15,8 @@ public final class TemporaryFolder: Sendable {
     let base = URL(fileURLWithPath: ProcessInfo.processInfo.environment["TMPDIR"] ?? NSTemporaryDirectory())
     url = base.appendingPathComponent("workshop-\(getpid())-\(UUID().uuidString.prefix(8))")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    // Also when the runner is a library in another program (its tests).
+    atexit { TemporaryFolder.shared.remove() }
   }
 
   /// A new, empty folder inside this one.
