@@ -48,21 +48,27 @@ struct EventStreamTests {
 
   @Test("An issue keeps the check's explanation and location, without the generic first line")
   func issueText() {
-    #expect(summary.issues["M.S/b()/F.swift:2:1"] == ["Shows the results\nExpected: 1\nActual:   2\n(at F.swift:7)"])
+    #expect(
+      summary.issues["M.S/b()/F.swift:2:1"] == ["Shows the results\nExpected: 1\nActual:   2\n(at F.swift:7)"]
+    )
   }
 
   @Test("A kit verdict replaces Swift Testing's first line, whatever the expression was called")
   func verdict() {
     let verdict = Verdict(behaviour: "Shows one result", expected: "1", actual: "2", events: ["typed"])
     let text = EventStream.describeIssue(
-      [.init(symbol: "fail", text: "Expectation failed: anything"), .init(symbol: "details", text: verdict.text)],
+      [
+        .init(symbol: "fail", text: "Expectation failed: anything"),
+        .init(symbol: "details", text: verdict.text),
+      ],
       location: nil)
     #expect(text == verdict.text)
   }
 
   @Test("An expectation's own message is kept when there are no details")
   func plainExpectation() {
-    let text = EventStream.describeIssue([.init(symbol: "fail", text: "Expectation failed: 1 == 2")], location: nil)
+    let text = EventStream.describeIssue(
+      [.init(symbol: "fail", text: "Expectation failed: 1 == 2")], location: nil)
     #expect(text == "Expectation failed: 1 == 2")
   }
 

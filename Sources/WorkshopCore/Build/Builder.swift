@@ -100,7 +100,8 @@ public struct Builder: Sendable {
         let ext = (name as NSString).pathExtension.lowercased()
         if Self.otherLanguages.contains(ext) {
           problems.append(
-            "\(folder)/\(name) is a .\(ext) file: a chapter holds Swift only. Move it out of the chapter's folder.")
+            "\(folder)/\(name) is a .\(ext) file: a chapter holds Swift only. Move it out of the chapter's folder."
+          )
         }
         if (name as NSString).lastPathComponent == "main.swift" {
           problems.append(
@@ -135,7 +136,9 @@ public struct Builder: Sendable {
   /// The chapters a failed build's errors belong to; when none of them names
   /// a chapter, the chapter that breaks the build is found by building
   /// without chapters, so that one bad chapter never stops the others.
-  private func attribute(_ outcome: ProcessOutcome, alreadyBroken broken: [Int: [String]]) throws -> [Int: [String]] {
+  private func attribute(_ outcome: ProcessOutcome, alreadyBroken broken: [Int: [String]]) throws -> [Int:
+    [String]]
+  {
     let output = outcome.standardOutput + "\n" + outcome.standardError
     let errors = Diagnostics.compilerErrors(in: output)
     let known = Set(workspace.curriculum.chapters.map(\.number))
@@ -182,7 +185,8 @@ public struct Builder: Sendable {
     // The learner's build leaves the runner and its tests out; the solutions
     // build keeps them, for `verify` runs the tooling's tests from it.
     environment["WORKSHOP_GRADING"] = variant == .chapters ? "1" : nil
-    environment["WORKSHOP_SKIP"] = skipped.isEmpty ? nil : skipped.sorted().map(String.init).joined(separator: ",")
+    environment["WORKSHOP_SKIP"] =
+      skipped.isEmpty ? nil : skipped.sorted().map(String.init).joined(separator: ",")
     let arguments = [
       "build", "--build-tests", "--package-path", workspace.root.path,
       "--scratch-path", workspace.scratchPath(for: variant).path, "-Xswiftc", "-gnone",

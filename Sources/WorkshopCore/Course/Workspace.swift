@@ -146,4 +146,3 @@ public struct Workspace: Sendable {
     return true
   }
 }
-

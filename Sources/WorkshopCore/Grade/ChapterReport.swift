@@ -77,4 +77,3 @@ public struct ChapterReport: Sendable {
     "\(state.rawValue): " + checks.map { "\($0.name)=\($0.status.rawValue)" }.joined(separator: "; ")
   }
 }
-

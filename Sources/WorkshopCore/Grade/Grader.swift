@@ -23,16 +23,20 @@ public struct Grader: Sendable {
   public var variant: Variant
   /// The hard limit for one chapter's grading, reruns included, in seconds.
   public var timeLimit: Double
+  /// Where the checks run: this machine's sandbox, or nil for none (the
+  /// course's own tooling tests, which build packages, run unsandboxed).
+  public var sandbox: Sandbox?
   /// Called with short progress lines ("Building 12/40") while work goes on.
   public var progress: (@Sendable (String) -> Void)?
 
   public init(
     workspace: Workspace, variant: Variant, timeLimit: Double = Grader.defaultTimeLimit,
-    progress: (@Sendable (String) -> Void)? = nil
+    sandbox: Sandbox? = Sandbox.current, progress: (@Sendable (String) -> Void)? = nil
   ) {
     self.workspace = workspace
     self.variant = variant
     self.timeLimit = timeLimit
+    self.sandbox = sandbox
     self.progress = progress
   }
 
@@ -48,8 +52,10 @@ public struct Grader: Sendable {
 
   /// Builds the variant with its checks (see ``Builder``).
   public func build(force: Bool = false) throws -> Build {
-    try Builder(workspace: workspace, variant: variant, environment: Self.childEnvironment, progress: progress)
-      .build(force: force)
+    try Builder(
+      workspace: workspace, variant: variant, environment: Self.childEnvironment, progress: progress
+    )
+    .build(force: force)
   }
 
   /// Grades every chapter (or those given) and returns their reports in course order.
@@ -63,7 +69,7 @@ public struct Grader: Sendable {
 
   /// Grades `chapters` from an existing build, each in processes of its own.
   public func run(_ chapters: [Curriculum.Chapter], build: Build) throws -> [ChapterReport] {
-    let expected = try TestRun(build: build, environment: Self.childEnvironment).listChecks()
+    let expected = try TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox).listChecks()
     let finished = Mutex(0)
     let pending = chapters.filter { build.brokenChapters[$0.number] == nil }
     return concurrentMap(chapters, width: Self.parallelChapters) { chapter in
@@ -88,14 +94,17 @@ public struct Grader: Sendable {
     guard !checks.isEmpty else {
       return ChapterReport(chapter: chapter)
     }
-    let runner = TestRun(build: build, environment: Self.childEnvironment)
+    let runner = TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox)
     let deadline = ContinuousClock.now + .seconds(timeLimit)
-    let whole = runner.run(filter: "^" + NSRegularExpression.escapedPattern(for: chapter.testModule + "."),
+    let whole = runner.run(
+      filter: "^" + NSRegularExpression.escapedPattern(for: chapter.testModule + "."),
       timeLimit: timeLimit / 2)
     if whole.isComplete {
       return ChapterReport(
         chapter: chapter,
-        checks: checks.map { result(of: $0, in: whole.summary, otherwise: "the run never reported this check") })
+        checks: checks.map {
+          result(of: $0, in: whole.summary, otherwise: "the run never reported this check")
+        })
     }
 
     // The run did not finish: no result of it is trusted. Each check runs
@@ -112,14 +121,19 @@ public struct Grader: Sendable {
         return (
           CheckResult(
             id: check.id, name: check.name, status: .interrupted,
-            issues: ["Not run: the chapter's time limit of \(Int(timeLimit)) s ran out while other checks ran."]),
+            issues: [
+              "Not run: the chapter's time limit of \(Int(timeLimit)) s ran out while other checks ran."
+            ]),
           .notRun
         )
       }
       let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
-      let alone = runner.run(filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: seconds)
+      let alone = runner.run(
+        filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: seconds)
       if alone.isComplete {
-        return (result(of: check, in: alone.summary, otherwise: "the run never reported this check"), .complete)
+        return (
+          result(of: check, in: alone.summary, otherwise: "the run never reported this check"), .complete
+        )
       }
       if alone.timedOut {
         return (
@@ -134,7 +148,9 @@ public struct Grader: Sendable {
       }
       let cause = alone.cause ?? "the process ended before this check finished"
       return (
-        CheckResult(id: check.id, name: check.name, status: .interrupted, issues: ["The check's process ended: " + cause]),
+        CheckResult(
+          id: check.id, name: check.name, status: .interrupted,
+          issues: ["The check's process ended: " + cause]),
         .ended(cause)
       )
     }
@@ -153,7 +169,9 @@ public struct Grader: Sendable {
   }
 
   /// A check's result from a finished run.
-  private func result(of check: ExpectedCheck, in summary: EventStream.Summary, otherwise: String) -> CheckResult {
+  private func result(of check: ExpectedCheck, in summary: EventStream.Summary, otherwise: String)
+    -> CheckResult
+  {
     if summary.skipped.contains(check.id) {
       return CheckResult(id: check.id, name: check.name, status: .skipped)
     }
@@ -161,7 +179,8 @@ public struct Grader: Sendable {
       return CheckResult(id: check.id, name: check.name, status: .interrupted, issues: [otherwise])
     }
     let issues = summary.issues[check.id] ?? []
-    return CheckResult(id: check.id, name: check.name, status: issues.isEmpty ? .passed : .failed, issues: issues)
+    return CheckResult(
+      id: check.id, name: check.name, status: issues.isEmpty ? .passed : .failed, issues: issues)
   }
 }
 

@@ -76,6 +76,7 @@ public struct Verifier {
     checkPlatforms(tally)
 
     // 2. Solutions.
+    if Sandbox.current == nil { write(style.dim("  note: " + Sandbox.unavailableNote)) }
     write("")
     write(style.bold("Solutions pass every check"))
     let solutionRuns = gradeRepeatedly(.solutions, tally)
@@ -267,12 +268,15 @@ public struct Verifier {
   }
 
   private func runToolingTests(_ tally: Tally) {
-    let grader = Grader(workspace: workspace, variant: .solutions, timeLimit: 1800, progress: progress)
+    // The tooling's tests build packages and start sandboxes of their own:
+    // they are the course's code, not a learner's, and run unsandboxed.
+    let grader = Grader(
+      workspace: workspace, variant: .solutions, timeLimit: 1800, sandbox: nil, progress: progress)
     let build: Build
     let expected: [ExpectedCheck]
     do {
       build = try grader.build()
-      expected = try TestRun(build: build, environment: Grader.childEnvironment).listChecks()
+      expected = try TestRun(build: build, environment: Grader.childEnvironment, sandbox: nil).listChecks()
     } catch {
       tally.item(false, "the tooling build", ["\(error)"])
       return

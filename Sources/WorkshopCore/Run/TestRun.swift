@@ -45,10 +45,35 @@ public struct TestRun: Sendable {
 
   public var build: Build
   public var environment: [String: String]
+  /// The sandbox the test process runs in; nil for none.
+  public var sandbox: Sandbox?
 
-  public init(build: Build, environment: [String: String]) {
+  public init(build: Build, environment: [String: String], sandbox: Sandbox? = Sandbox.current) {
     self.build = build
     self.environment = environment
+    self.sandbox = sandbox
+  }
+
+  /// The command that runs the product with Swift Testing's `arguments`, in
+  /// the sandbox if there is one, writing only in `folder`.
+  private func command(_ arguments: [String], writingIn folder: URL) -> TestLauncher.Command {
+    var environment = self.environment
+    environment["NO_COLOR"] = "1"
+    let command = build.launcher.command(
+      product: build.product, arguments: arguments, environment: environment)
+    guard let sandbox else { return command }
+    sandbox.share(folder)
+    return sandbox.wrap(command, shared: folder)
+  }
+
+  /// Runs `command`, reporting how the test process itself ended.
+  private func run(
+    _ command: TestLauncher.Command, timeLimit: Double, tick: (() -> Void)? = nil
+  ) throws -> ProcessOutcome {
+    var outcome = try Subprocess.run(
+      command.executable, command.arguments, environment: command.environment, timeout: timeLimit, tick: tick)
+    if let sandbox { outcome.termination = sandbox.termination(reportedBy: outcome.termination) }
+    return outcome
   }
 
   /// Runs the checks whose IDs match `filter` within `timeLimit` seconds.
@@ -68,18 +93,11 @@ public struct TestRun: Sendable {
       stream.finish()
       try? FileManager.default.removeItem(at: folder)
     }
-    var environment = self.environment
-    environment["NO_COLOR"] = "1"
-    let command = build.launcher.command(
-      product: build.product,
-      arguments: [
-        "--filter", filter, "--event-stream-output-path", stream.path, "--event-stream-version", "0",
-      ],
-      environment: environment)
+    let command = command(
+      ["--filter", filter, "--event-stream-output-path", stream.path, "--event-stream-version", "0"],
+      writingIn: folder)
     do {
-      let process = try Subprocess.run(
-        command.executable, command.arguments, environment: command.environment, timeout: timeLimit,
-        tick: { stream.drain() })
+      let process = try run(command, timeLimit: timeLimit, tick: { stream.drain() })
       outcome.termination = process.termination
       outcome.timedOut = process.timedOut
       outcome.standardError = process.standardError
@@ -96,12 +114,10 @@ public struct TestRun: Sendable {
     let folder = try TemporaryFolder.shared.makeFolder("list")
     defer { try? FileManager.default.removeItem(at: folder) }
     let stream = folder.appendingPathComponent("tests.jsonl")
-    let command = build.launcher.command(
-      product: build.product,
-      arguments: ["--list-tests", "--event-stream-output-path", stream.path, "--event-stream-version", "0"],
-      environment: environment)
-    let outcome = try Subprocess.run(
-      command.executable, command.arguments, environment: command.environment, timeout: 120)
+    let command = command(
+      ["--list-tests", "--event-stream-output-path", stream.path, "--event-stream-version", "0"],
+      writingIn: folder)
+    let outcome = try run(command, timeLimit: 120)
     let text = (try? String(contentsOf: stream, encoding: .utf8)) ?? ""
     let checks = EventStream.checks(in: EventStream.records(fromJSONLines: text))
     guard outcome.succeeded, !checks.isEmpty else {

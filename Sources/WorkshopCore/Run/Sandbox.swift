@@ -1,0 +1,146 @@
+import Foundation
+
+/// Where code under test runs: on Linux with bubblewrap installed, in a
+/// sandbox; elsewhere as it is, and the runner says so once.
+///
+/// In the sandbox the test process sees the whole file system read-only (the
+/// repository, the build and the grader's files among it), a private `/tmp`,
+/// its own process IDs (its parent is not the grader, which it cannot see),
+/// and no network. It runs as an unprivileged user, with limits on memory,
+/// processes and the size of every file it writes, its output included, and
+/// it dies with the grader.
+public struct Sandbox: Sendable, Equatable {
+  /// The limits a sandboxed test process runs under.
+  public struct Limits: Sendable, Equatable {
+    /// Address space, in bytes.
+    public var memory: Int = 8 << 30
+    /// Processes it may add to those its user already runs.
+    public var processes: Int = 512
+    /// Size of any file it writes, its standard output and error included, in bytes.
+    public var fileSize: Int = 64 << 20
+  }
+
+  public var bubblewrap: String
+  public var limits = Limits()
+
+  /// The sandbox of this machine, if it has one.
+  public static let current: Sandbox? = {
+    #if os(Linux)
+      if ProcessInfo.processInfo.environment["WORKSHOP_NO_SANDBOX"] == "1" { return nil }
+      guard let bubblewrap = findExecutable("bwrap"), findExecutable("prlimit") != nil,
+        findExecutable("setpriv") != nil
+      else { return nil }
+      // bubblewrap can be installed where it may not create namespaces
+      // (some containers): use it only if it works.
+      let sandbox = Sandbox(bubblewrap: bubblewrap)
+      let probe = sandbox.wrap(
+        TestLauncher.Command(executable: "/bin/true", arguments: [], environment: [:]),
+        shared: TemporaryFolder.shared.url)
+      guard (try? Subprocess.run(probe.executable, probe.arguments, timeout: 30))?.succeeded == true else {
+        return nil
+      }
+      return sandbox
+    #else
+      return nil
+    #endif
+  }()
+
+  /// The one line the runner says when code under test is not sandboxed.
+  public static var unavailableNote: String {
+    #if os(Linux)
+      if ProcessInfo.processInfo.environment["WORKSHOP_NO_SANDBOX"] == "1" {
+        return "not sandboxed: WORKSHOP_NO_SANDBOX=1; checks run with your permissions."
+      }
+      return "not sandboxed: install bubblewrap (apt-get install bubblewrap) to run checks in a sandbox."
+    #else
+      return "not sandboxed: macOS has no sandbox the grader can use; checks run with your permissions."
+    #endif
+  }
+
+  /// The command that runs `command` in the sandbox, with `shared` (holding
+  /// the event stream) the only folder it may write besides its own `/tmp`.
+  public func wrap(_ command: TestLauncher.Command, shared: URL) -> TestLauncher.Command {
+    // Folders bubblewrap makes in the private /tmp for the shared one would be
+    // private to root: make them readable.
+    var ancestors: [String] = []
+    var folder = shared.deletingLastPathComponent()
+    while folder.path.hasPrefix("/tmp/") {
+      ancestors.insert(folder.path, at: 0)
+      folder.deleteLastPathComponent()
+    }
+    var arguments = [
+      "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+      "--perms", "1777", "--tmpfs", "/tmp",
+    ]
+    for ancestor in ancestors { arguments += ["--perms", "0755", "--dir", ancestor] }
+    arguments += [
+      "--bind", shared.path, shared.path,
+      "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+      "--die-with-parent", "--new-session", "--setenv", "TMPDIR", "/tmp",
+      "--",
+    ]
+    // Root's processes are never limited in number: run as nobody, when
+    // nobody can reach the test product (not in a checkout under /root).
+    let processLimit: Int
+    if getuid() == 0, Self.othersCanRun(command.executable) {
+      arguments += ["setpriv", "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", "--"]
+      processLimit = limits.processes
+    } else {
+      processLimit = Self.processCount(ofUser: getuid()) + limits.processes
+    }
+    arguments += [
+      "prlimit", "--as=\(limits.memory)", "--nproc=\(processLimit)", "--fsize=\(limits.fileSize)", "--",
+      command.executable,
+    ]
+    return TestLauncher.Command(
+      executable: bubblewrap, arguments: arguments + command.arguments, environment: command.environment)
+  }
+
+  /// How the sandboxed process ended: bubblewrap exits with 128 plus the
+  /// number of the signal that killed its child.
+  public func termination(reportedBy bubblewrap: Termination) -> Termination {
+    if case .exited(let code) = bubblewrap, code > 128, code < 128 + 65 { return .signaled(code - 128) }
+    return bubblewrap
+  }
+
+  /// Lets the sandboxed process, which may run as another user, write in
+  /// `folder` and the files already in it.
+  public func share(_ folder: URL) {
+    let files = FileManager.default
+    try? files.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
+    for item in (try? files.contentsOfDirectory(atPath: folder.path)) ?? [] {
+      try? files.setAttributes(
+        [.posixPermissions: 0o666], ofItemAtPath: folder.appendingPathComponent(item).path)
+    }
+  }
+
+  /// The user sandboxed processes run as when the grader is root.
+  static let nobody = 65534
+
+  /// Whether another user can run the executable at `path`, through every folder above it.
+  private static func othersCanRun(_ path: String) -> Bool {
+    var url = URL(fileURLWithPath: path)
+    func mode(_ url: URL) -> Int {
+      ((try? FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions]) as? NSNumber)?
+        .intValue ?? 0
+    }
+    guard mode(url) & 0o005 == 0o005 else { return false }
+    while url.path != "/" {
+      url.deleteLastPathComponent()
+      guard mode(url) & 0o001 != 0 else { return false }
+    }
+    return true
+  }
+
+  private static func processCount(ofUser user: uid_t) -> Int {
+    let outcome = try? Subprocess.run("ps", ["-U", "\(user)", "-o", "pid="], timeout: 30)
+    return outcome.map { $0.standardOutput.split(separator: "\n").count } ?? 0
+  }
+
+  private static func findExecutable(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+@testable import WorkshopCore
+
+/// Runs a shell script in the sandbox, with `folder` shared, and reports how it ended.
+private func inSandbox(_ script: String, sharing folder: URL) throws -> ProcessOutcome {
+  let sandbox = try #require(Sandbox.current)
+  sandbox.share(folder)
+  let command = sandbox.wrap(
+    TestLauncher.Command(executable: "/bin/sh", arguments: ["-c", script], environment: [:]), shared: folder)
+  var outcome = try Subprocess.run(
+    command.executable, command.arguments, environment: command.environment, timeout: 60)
+  outcome.termination = sandbox.termination(reportedBy: outcome.termination)
+  return outcome
+}
+
+private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent()
+  .deletingLastPathComponent()
+
+@Suite(
+  "Sandbox for code under test",
+  .enabled(if: Sandbox.current != nil, "bubblewrap is not installed here (or cannot create namespaces)"))
+struct SandboxTests {
+  @Test("The repository and the build are read-only; the shared folder and a private /tmp are writable")
+  func readOnly() throws {
+    let folder = try TemporaryFolder.shared.makeFolder("sandbox-test")
+    let outcome = try inSandbox(
+      """
+      touch \(repository.path)/Tests/written-by-code-under-test 2>/dev/null && echo wrote-tests
+      touch \(repository.path)/.build/written 2>/dev/null && echo wrote-build
+      touch \(folder.path)/shared && echo wrote-shared
+      touch /tmp/private && echo wrote-tmp
+      """, sharing: folder)
+    #expect(outcome.standardOutput == "wrote-shared\nwrote-tmp\n")
+    #expect(!FileManager.default.fileExists(atPath: repository.path + "/Tests/written-by-code-under-test"))
+    #expect(!FileManager.default.fileExists(atPath: "/tmp/private"))
+  }
+
+  @Test("Code under test cannot see or signal the grader: its parent is the sandbox's own init")
+  func cannotReachTheGrader() throws {
+    let folder = try TemporaryFolder.shared.makeFolder("sandbox-test")
+    let outcome = try inSandbox(
+      "echo parent=$PPID; kill -STOP \(getpid()) 2>/dev/null && echo stopped-grader; echo done",
+      sharing: folder)
+    #expect(outcome.standardOutput.contains("parent=1") || outcome.standardOutput.contains("parent=0"))
+    #expect(!outcome.standardOutput.contains("stopped-grader"))
+  }
+
+  @Test("A runaway process count is bounded")
+  func processLimit() throws {
+    let folder = try TemporaryFolder.shared.makeFolder("sandbox-test")
+    let limit = Sandbox.current!.limits.processes
+    // The shell gives up at the first fork that fails; count what started.
+    _ = try inSandbox(
+      "i=0; while [ $i -lt \(limit + 200) ]; do sleep 20 & echo >> \(folder.path)/started; i=$((i+1)); done",
+      sharing: folder)
+    let started =
+      try String(contentsOf: folder.appendingPathComponent("started"), encoding: .utf8)
+      .split(separator: "\n", omittingEmptySubsequences: false).count - 1
+    #expect(started > 0 && started <= limit, "\(started) processes started")
+  }
+
+  @Test("Writing a file past the size limit ends the process with SIGXFSZ")
+  func fileSizeLimit() throws {
+    let folder = try TemporaryFolder.shared.makeFolder("sandbox-test")
+    let size = Sandbox.current!.limits.fileSize
+    let outcome = try inSandbox("head -c \(size + 1024) /dev/zero > /tmp/big", sharing: folder)
+    #expect(outcome.termination == .signaled(SIGXFSZ))
+  }
+
+  @Test("Everything in the sandbox dies with it: nothing survives a time limit")
+  func nothingSurvives() throws {
+    let folder = try TemporaryFolder.shared.makeFolder("sandbox-test")
+    let sandbox = try #require(Sandbox.current)
+    sandbox.share(folder)
+    // A child in a new session that ignores SIGTERM escapes a process-group kill.
+    let command = sandbox.wrap(
+      TestLauncher.Command(
+        executable: "/bin/sh",
+        arguments: [
+          "-c", "setsid sh -c 'trap \"\" TERM; echo $$ > \(folder.path)/pid; sleep 60' & sleep 60",
+        ],
+        environment: [:]),
+      shared: folder)
+    let outcome = try Subprocess.run(command.executable, command.arguments, timeout: 2)
+    #expect(outcome.timedOut)
+    // Its PID inside the sandbox means nothing outside: look for any of its
+    // sleeps left, for up to 10 s (a killed process may wait for the CPU).
+    var left: [Substring] = []
+    for _ in 0..<100 {
+      left = try Subprocess.run("ps", ["-eo", "args="]).standardOutput.split(separator: "\n")
+        .filter { $0.hasPrefix("sleep 60") }
+      if left.isEmpty { break }
+      usleep(100_000)
+    }
+    #expect(left.isEmpty, "still running: \(left)")
+  }
+}
