@@ -55,9 +55,23 @@ struct CommandTests {
         ["check", "04", "--timeout", "soon"],
         "'--timeout' takes a number of seconds from 1 to 3600, not 'soon'"
       ),
-      (["hint", "04", "--solutions"], "'--solutions' does not apply to 'hint'"),
-      (["progress", "--repeat", "3"], "'--repeat' only applies to 'verify'"),
-      (["list", "--reset"], "'--reset' only applies to 'hint'"),
+      (
+        ["hint", "04", "--solutions"],
+        "'--solutions' does not apply to 'hint' (only to 'progress' and 'check')"
+      ),
+      (["progress", "--repeat", "3"], "'--repeat' does not apply to 'progress' (only to 'verify')"),
+      (["list", "--reset"], "'--reset' does not apply to 'list' (only to 'hint')"),
+      (
+        ["list", "--timeout", "5"],
+        "'--timeout' does not apply to 'list' (only to 'progress', 'check' and 'verify')"
+      ),
+      (
+        ["check", "04", "--timeout", "0.001"],
+        "'--timeout' takes a number of seconds from 1 to 3600, not '0.001'"
+      ),
+      (["check", "04", "--timeout", "-1"], "'--timeout' takes a number of seconds from 1 to 3600, not '-1'"),
+      (["--solutions=no"], "'--solutions' takes no value"),
+      (["check", "04", "--timeout"], "missing value for '--timeout'"),
     ])
   func usageErrors(arguments: [String], message: String) {
     #expect(throws: UsageError.self) { try Command.parse(arguments) }
@@ -68,6 +82,17 @@ struct CommandTests {
     } catch {
       Issue.record("unexpected error \(error)")
     }
+  }
+
+  @Test("Help, usage lines and defaults come from the same table as parsing")
+  func derivedHelp() throws {
+    #expect(try Command.parse([]) == .progress(.init(timeLimit: Grader.defaultTimeLimit)))
+    let check = try #require(Help.text(for: "check"))
+    #expect(check.contains("USAGE: workshop check <chapter> [--solutions] [--timeout <seconds>]"))
+    #expect(check.contains("(default: \(Int(Grader.defaultTimeLimit)))"))
+    #expect(Help.usage(for: "hint") == "Usage: workshop hint <chapter> [--reset]")
+    #expect(Help.usage(for: "verify") == "Usage: workshop verify [--repeat <count>] [--timeout <seconds>]")
+    #expect(Help.overview.contains("progress (default)"))
   }
 
   @Test("Every subcommand has help, and unknown topics have none")

@@ -19,17 +19,17 @@ public enum Command: Equatable, Sendable {
   public struct Options: Equatable, Sendable {
     /// Grade `Solutions/` instead of `Chapters/`.
     public var solutions = false
-    /// The hard time limit for one chapter's checks, in seconds.
-    public var timeLimit: Double = 60
+    /// The hard time limit for one chapter's grading, in seconds.
+    public var timeLimit: Double = Grader.defaultTimeLimit
 
-    public init(solutions: Bool = false, timeLimit: Double = 60) {
+    public init(solutions: Bool = false, timeLimit: Double = Grader.defaultTimeLimit) {
       self.solutions = solutions
       self.timeLimit = timeLimit
     }
   }
 
   /// The subcommands, in the order help lists them.
-  public static let subcommands = ["progress", "check", "hint", "verify", "list", "help"]
+  public static var subcommands: [String] { CommandLineSpec.subcommands.map(\.name) }
 }
 
 /// A command line that cannot be run as written (exit status 64).
@@ -41,6 +41,92 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
   public var description: String { message }
 }
 
+// MARK: - The table
+
+/// The command line, as one table: parsing, validation, help and usage
+/// lines are all derived from it.
+enum CommandLineSpec {
+  /// An option.
+  struct Option {
+    /// `--timeout`.
+    var name: String
+    /// The value's placeholder (`seconds`); nil for a flag.
+    var value: String?
+    var help: String
+    /// The default, as help shows it.
+    var defaultValue: String?
+  }
+
+  /// A subcommand.
+  struct Subcommand {
+    var name: String
+    /// The positional argument's placeholder and help, if it takes one.
+    var argument: (name: String, help: String)?
+    var summary: String
+    var discussion: String
+    var options: [Option]
+    var isDefault = false
+  }
+
+  static let solutions = Option(
+    name: "--solutions", value: nil, help: "Grade Solutions/ instead of Chapters/.")
+  static let timeout = Option(
+    name: "--timeout", value: "seconds",
+    help: "The time limit for one chapter's grading, from 1 to 3600.",
+    defaultValue: String(Int(Grader.defaultTimeLimit)))
+  static let reset = Option(
+    name: "--reset", value: nil, help: "Start the chapter's hints from the first one again.")
+  static let repeatCount = Option(
+    name: "--repeat", value: "count",
+    help: "Grade every chapter this many times (1 to 1000) and require identical results.", defaultValue: "1")
+  static let chapter = (name: "chapter", help: "A number (4 or 04) or a name (DebouncedSearch).")
+
+  static let subcommands: [Subcommand] = [
+    Subcommand(
+      name: "progress", summary: "Grade every chapter and show what to do next.",
+      discussion: """
+        Builds the chapters, runs each chapter's checks in processes of its own
+        (a crash or a hang in one chapter never stops the others), and prints a
+        progress table.
+        """,
+      options: [solutions, timeout], isDefault: true),
+    Subcommand(
+      name: "check", argument: chapter, summary: "Run one chapter's checks and explain every failure.",
+      discussion: """
+        A failing check shows what was expected, what happened, and the events
+        recorded while it ran. Exits 1 while any check fails.
+        """,
+      options: [solutions, timeout]),
+    Subcommand(
+      name: "hint", argument: chapter, summary: "Show the next hint for a chapter.",
+      discussion: "Each call shows one more hint, from a nudge to nearly the answer.",
+      options: [reset]),
+    Subcommand(
+      name: "verify", summary: "Check the course itself (solutions, starters, tooling).",
+      discussion: """
+        The repository's test command. Verifies the course layout and its
+        portability, that every solution passes every check, that every starter
+        fails exactly the checks curriculum.json declares, and that the test
+        kit's and the runner's own tests pass. Ends with 'N passed, M failed'
+        and exits 1 if anything failed.
+        """,
+      options: [repeatCount, timeout]),
+    Subcommand(name: "list", summary: "List the chapters.", discussion: "", options: []),
+    Subcommand(
+      name: "help", argument: (name: "subcommand", help: "The subcommand to explain."),
+      summary: "Show help information.", discussion: "", options: []),
+  ]
+
+  /// Every option any subcommand takes.
+  static var allOptions: [Option] { [solutions, timeout, reset, repeatCount] }
+
+  static func subcommand(_ name: String) -> Subcommand? {
+    subcommands.first { $0.name == name }
+  }
+}
+
+// MARK: - Parsing
+
 extension Command {
   /// Parses the arguments after the program name.
   public static func parse(_ arguments: [String]) throws -> Command {
@@ -49,7 +135,7 @@ extension Command {
     } catch var error as UsageError {
       // Show the usage of the subcommand the user was typing, if any.
       if error.subcommand == nil, let first = arguments.first(where: { !$0.hasPrefix("-") }),
-        subcommands.contains(first)
+        CommandLineSpec.subcommand(first) != nil
       {
         error.subcommand = first
       }
@@ -59,122 +145,108 @@ extension Command {
 
   private static func parseArguments(_ arguments: [String]) throws -> Command {
     var positional: [String] = []
-    var options = Options()
-    var repeatCount = 1
-    var reset = false
+    var values: [String: String] = [:]
     var wantsHelp = false
     var index = arguments.startIndex
-
-    func value(for flag: String) throws -> String {
-      let next = arguments.index(after: index)
-      guard next < arguments.endIndex, !arguments[next].hasPrefix("-") else {
-        throw UsageError(message: "missing value for '\(flag)'")
-      }
-      index = next
-      return arguments[next]
-    }
-
     while index < arguments.endIndex {
       let argument = arguments[index]
-      var flag = argument
+      index += 1
+      if argument == "--" {
+        positional += arguments[index...]
+        break
+      }
+      guard argument.hasPrefix("-"), argument.count > 1 else {
+        positional.append(argument)
+        continue
+      }
+      var name = argument
       var inlineValue: String?
-      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-        flag = String(argument[..<equals])
+      if let equals = argument.firstIndex(of: "=") {
+        name = String(argument[..<equals])
         inlineValue = String(argument[argument.index(after: equals)...])
       }
-      switch flag {
+      switch name {
       case "-h", "--help":
         wantsHelp = true
+        continue
       case "--version":
         return .version
-      case "--solutions":
-        options.solutions = true
-      case "--reset":
-        reset = true
-      case "--timeout":
-        let text = try inlineValue ?? value(for: flag)
-        guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
-          throw UsageError(message: "'--timeout' takes a number of seconds from 1 to 3600, not '\(text)'")
-        }
-        options.timeLimit = seconds
-      case "--repeat":
-        let text = try inlineValue ?? value(for: flag)
-        guard let count = Int(text), (1...1000).contains(count) else {
-          throw UsageError(
-            message: "'--repeat' takes a whole number from 1 to 1000, not '\(text)'", subcommand: "verify")
-        }
-        repeatCount = count
       default:
-        if argument.hasPrefix("-") && argument.count > 1 {
-          throw UsageError(message: "unknown option '\(argument)'", subcommand: positional.first)
-        }
-        positional.append(argument)
+        break
       }
-      index = arguments.index(after: index)
+      guard let option = CommandLineSpec.allOptions.first(where: { $0.name == name }) else {
+        throw UsageError(message: "unknown option '\(argument)'", subcommand: positional.first)
+      }
+      if option.value == nil {
+        if inlineValue != nil { throw UsageError(message: "'\(name)' takes no value") }
+        values[name] = ""
+      } else if let inlineValue {
+        values[name] = inlineValue
+      } else {
+        // The next argument is the value, even if it starts with "-".
+        guard index < arguments.endIndex else { throw UsageError(message: "missing value for '\(name)'") }
+        values[name] = arguments[index]
+        index += 1
+      }
     }
 
-    let subcommand = positional.first ?? "progress"
     if wantsHelp { return .help(positional.first) }
+    let name = positional.first ?? "progress"
+    guard let subcommand = CommandLineSpec.subcommand(name) else {
+      if Int(name) != nil {
+        throw UsageError(message: "unknown subcommand '\(name)'. Did you mean 'check \(name)'?")
+      }
+      let guess = Command.subcommands.min { editDistance(name, $0) < editDistance(name, $1) }
+      let suggestion = guess.flatMap { editDistance(name, $0) <= 2 ? " Did you mean '\($0)'?" : nil } ?? ""
+      throw UsageError(message: "unknown subcommand '\(name)'.\(suggestion)")
+    }
+
+    // Options: each must be one the subcommand takes, with a valid value.
+    for optionName in values.keys.sorted()
+    where !subcommand.options.contains(where: { $0.name == optionName }) {
+      let owners = CommandLineSpec.subcommands.filter { $0.options.contains { $0.name == optionName } }
+        .map { "'\($0.name)'" }
+      let list =
+        owners.count > 1
+        ? owners.dropLast().joined(separator: ", ") + " and " + owners.last! : owners.first ?? ""
+      throw UsageError(
+        message: "'\(optionName)' does not apply to '\(name)'" + (owners.isEmpty ? "" : " (only to \(list))"),
+        subcommand: name)
+    }
+    var options = Options()
+    options.solutions = values["--solutions"] != nil
+    if let text = values["--timeout"] {
+      guard let seconds = Double(text), seconds >= 1, seconds <= 3600 else {
+        throw UsageError(message: "'--timeout' takes a number of seconds from 1 to 3600, not '\(text)'")
+      }
+      options.timeLimit = seconds
+    }
+    var repeatCount = 1
+    if let text = values["--repeat"] {
+      guard let count = Int(text), (1...1000).contains(count) else {
+        throw UsageError(message: "'--repeat' takes a whole number from 1 to 1000, not '\(text)'")
+      }
+      repeatCount = count
+    }
+
+    // The positional argument.
     let rest = Array(positional.dropFirst())
-
-    func noMore(_ allowed: Int) throws {
-      guard rest.count <= allowed else {
-        throw UsageError(message: "unexpected argument '\(rest[allowed])'", subcommand: subcommand)
-      }
+    if rest.count > (subcommand.argument == nil ? 0 : 1) {
+      throw UsageError(
+        message: "unexpected argument '\(rest[subcommand.argument == nil ? 0 : 1])'", subcommand: name)
     }
-    func chapterArgument() throws -> String {
-      guard let chapter = rest.first else {
-        throw UsageError(
-          message: "'\(subcommand)' needs a chapter, for example '\(subcommand) 04'", subcommand: subcommand)
-      }
-      try noMore(1)
-      return chapter
-    }
-    func rejectFlags(_ allowed: Set<String>) throws {
-      if !allowed.contains("--solutions"), options.solutions {
-        throw UsageError(message: "'--solutions' does not apply to '\(subcommand)'", subcommand: subcommand)
-      }
-      if !allowed.contains("--reset"), reset {
-        throw UsageError(message: "'--reset' only applies to 'hint'", subcommand: subcommand)
-      }
-      if !allowed.contains("--repeat"), repeatCount != 1 {
-        throw UsageError(message: "'--repeat' only applies to 'verify'", subcommand: subcommand)
-      }
+    if let argument = subcommand.argument, rest.isEmpty, name != "help" {
+      throw UsageError(
+        message: "'\(name)' needs a \(argument.name), for example '\(name) 04'", subcommand: name)
     }
 
-    switch subcommand {
-    case "progress":
-      try noMore(0)
-      try rejectFlags(["--solutions"])
-      return .progress(options)
-    case "check":
-      let chapter = try chapterArgument()
-      try rejectFlags(["--solutions"])
-      return .check(chapter: chapter, options)
-    case "hint":
-      let chapter = try chapterArgument()
-      try rejectFlags(["--reset"])
-      return .hint(chapter: chapter, reset: reset)
-    case "verify":
-      try noMore(0)
-      try rejectFlags(["--repeat"])
-      return .verify(repeatCount: repeatCount, options)
-    case "list":
-      try noMore(0)
-      try rejectFlags([])
-      return .list
-    case "help":
-      try noMore(1)
-      return .help(rest.first)
-    default:
-      if Int(subcommand) != nil {
-        throw UsageError(
-          message: "unknown subcommand '\(subcommand)'. Did you mean 'check \(subcommand)'?")
-      }
-      let guess = Command.subcommands.min { editDistance(subcommand, $0) < editDistance(subcommand, $1) }
-      let suggestion =
-        guess.flatMap { editDistance(subcommand, $0) <= 2 ? " Did you mean '\($0)'?" : nil } ?? ""
-      throw UsageError(message: "unknown subcommand '\(subcommand)'.\(suggestion)")
+    switch name {
+    case "progress": return .progress(options)
+    case "check": return .check(chapter: rest[0], options)
+    case "hint": return .hint(chapter: rest[0], reset: values["--reset"] != nil)
+    case "verify": return .verify(repeatCount: repeatCount, options)
+    case "list": return .list
+    default: return .help(rest.first)
     }
   }
 }

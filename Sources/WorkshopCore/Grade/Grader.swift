@@ -69,7 +69,8 @@ public struct Grader: Sendable {
 
   /// Grades `chapters` from an existing build, each in processes of its own.
   public func run(_ chapters: [Curriculum.Chapter], build: Build) throws -> [ChapterReport] {
-    let expected = try TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox).listChecks()
+    let expected = try TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox)
+      .listChecks()
     let finished = Mutex(0)
     let pending = chapters.filter { build.brokenChapters[$0.number] == nil }
     return concurrentMap(chapters, width: Self.parallelChapters) { chapter in
