@@ -5,9 +5,9 @@ import Foundation
 /// Dates cannot tell: SwiftPM compares them to the second, so two saves in
 /// one second look like one, and `cp -a`, `tar`, `unzip` and `rsync -a` keep
 /// a file's old date.
-enum Fingerprint {
+public enum Fingerprint {
   /// The inputs of a variant's build: relative path to content hash.
-  typealias Inputs = [String: String]
+  public typealias Inputs = [String: String]
 
   /// The folders whose files go into a variant's build.
   static func folders(for variant: Variant) -> [String] {
@@ -16,12 +16,23 @@ enum Fingerprint {
 
   /// Hashes every file of a variant's build, and the manifests.
   static func of(workspace: Workspace, variant: Variant) -> Inputs {
+    of(workspace: workspace, folders: folders(for: variant))
+  }
+
+  /// Hashes the files that are the course's, not the learner's: the checks,
+  /// the kit and the runner, and the manifests. Code under test must not
+  /// change them.
+  public static func ofCourse(_ workspace: Workspace) -> Inputs {
+    of(workspace: workspace, folders: ["Tests", "Sources"])
+  }
+
+  private static func of(workspace: Workspace, folders: [String]) -> Inputs {
     var inputs: Inputs = [:]
     let files = FileManager.default
     for file in ["Package.swift", Curriculum.fileName] {
       inputs[file] = hash(workspace.url(file))
     }
-    for folder in folders(for: variant) {
+    for folder in folders {
       guard let enumerator = files.enumerator(atPath: workspace.url(folder).path) else { continue }
       while let item = enumerator.nextObject() as? String {
         let path = folder + "/" + item

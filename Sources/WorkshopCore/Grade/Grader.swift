@@ -69,11 +69,12 @@ public struct Grader: Sendable {
 
   /// Grades `chapters` from an existing build, each in processes of its own.
   public func run(_ chapters: [Curriculum.Chapter], build: Build) throws -> [ChapterReport] {
+    let course = Fingerprint.ofCourse(workspace)
     let expected = try TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox)
       .listChecks()
     let finished = Mutex(0)
     let pending = chapters.filter { build.brokenChapters[$0.number] == nil }
-    return concurrentMap(chapters, width: Self.parallelChapters) { chapter in
+    let reports = concurrentMap(chapters, width: Self.parallelChapters) { chapter in
       if let errors = build.brokenChapters[chapter.number] {
         return ChapterReport(chapter: chapter, compileErrors: errors)
       }
@@ -86,6 +87,19 @@ public struct Grader: Sendable {
       progress?("Grading \(count)/\(pending.count)")
       return report
     }
+    // Without a sandbox, code under test can write anywhere: a grade made
+    // while the checks changed is no grade.
+    let now = Fingerprint.ofCourse(workspace)
+    let changed = Set(course.keys).union(now.keys).filter { course[$0] != now[$0] }.sorted()
+    guard changed.isEmpty else {
+      throw GradingError(
+        description: """
+          the course's own files changed while the checks ran, so no result of this run counts:
+          \(changed.prefix(5).map { "  " + $0 }.joined(separator: "\n"))
+          Code under test wrote them. Restore them (git checkout -- \(changed[0])) and run again.
+          """)
+    }
+    return reports
   }
 
   /// Grades one chapter whose build holds `checks`.

@@ -115,6 +115,10 @@ public enum EventStream {
     public var issues: [String: [String]] = [:]
     /// Whether the run reported its own end.
     public var runEnded = false
+    /// Whether records came that Swift Testing never writes: anything after
+    /// the run's end, a second start or end of a check. Something else wrote
+    /// to the stream.
+    public var isTampered = false
     /// The checks in the order they started.
     public var startOrder: [String] = []
 
@@ -125,15 +129,20 @@ public enum EventStream {
   public static func summary(of records: [Record]) -> Summary {
     var summary = Summary()
     for record in records {
+      if summary.runEnded { summary.isTampered = true }
       guard case .event(let event) = record.payload else { continue }
       if event.kind == "runEnded" { summary.runEnded = true }
       guard let id = event.testID else { continue }
       // Parameterized checks and exit tests report test cases; grade per check.
       switch event.kind {
       case "testStarted":
-        if summary.started.insert(id).inserted { summary.startOrder.append(id) }
+        if summary.started.insert(id).inserted {
+          summary.startOrder.append(id)
+        } else {
+          summary.isTampered = true
+        }
       case "testEnded":
-        summary.ended.insert(id)
+        if !summary.ended.insert(id).inserted { summary.isTampered = true }
       case "testSkipped":
         summary.skipped.insert(id)
       case "issueRecorded":

@@ -24,7 +24,8 @@ public struct TestRun: Sendable {
     /// Whether the run finished: it reported its own end, then exited as
     /// Swift Testing does (0 when every check passed, 1 when one failed).
     public var isComplete: Bool {
-      summary.runEnded && !timedOut && (termination == .exited(0) || termination == .exited(1))
+      summary.runEnded && !summary.isTampered && !timedOut
+        && (termination == .exited(0) || termination == .exited(1))
     }
 
     /// Why the run did not finish, in words, with the runtime's own message.
@@ -32,6 +33,10 @@ public struct TestRun: Sendable {
       if isComplete { return nil }
       if let startError { return "the checks could not start: \(startError)" }
       if timedOut { return nil }
+      if summary.isTampered {
+        return
+          "something other than Swift Testing wrote to the checks' event stream, so no result of this run counts"
+      }
       let reasons = TestRun.crashReason(in: standardError)
       let what: String
       switch termination {

@@ -2,3 +2,5 @@
 func waitForSignal() async {
   await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
 }
+
+func answer() -> Int { 42 }

@@ -1,0 +1,1 @@
+func value() -> Int { 2 }

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import WorkshopCore
+
+/// The fixture workshop, in a copy of its own that these tests change.
+private let attacked = Task { () throws -> Workspace in
+  try Workspace.locate(from: try freshCopyOfFixture("workshop-fixture-attacks"))
+}
+
+private func grade(
+  _ numbers: [Int], in workspace: Workspace, sandbox: Sandbox? = Sandbox.current
+) throws -> [ChapterReport] {
+  try Grader(workspace: workspace, variant: .chapters, timeLimit: 10, sandbox: sandbox)
+    .grade(workspace.curriculum.chapters.filter { numbers.contains($0.number) })
+}
+
+/// Writes `text` to a file and gives it the modification date `date`.
+private func write(_ text: String, to url: URL, dated date: Date) throws {
+  try text.write(to: url, atomically: false, encoding: .utf8)
+  try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: url.path)
+}
+
+@Suite("Learner code that attacks the grader, or a learner's files the grader must not trust", .serialized)
+struct AttackTests {
+  @Test("A missing chapter folder is that chapter's problem; the other chapters are graded")
+  func missingChapter() async throws {
+    let workspace = try await attacked.value
+    let folder = workspace.url("Chapters/01-Passing")
+    let saved = workspace.url(".saved-01")
+    try? FileManager.default.removeItem(at: saved)
+    try FileManager.default.moveItem(at: folder, to: saved)
+    defer { try? FileManager.default.moveItem(at: saved, to: folder) }
+    let reports = try grade([1, 2], in: workspace)
+    #expect(reports[0].state == .doesNotCompile)
+    #expect(reports[0].compileErrors.first?.contains("Chapters/01-Passing is missing") == true)
+    #expect(reports[1].state == .notStarted)
+  }
+
+  @Test("Edits are graded by content: saved twice in one second, or copied with an old date")
+  func freshnessByContent() async throws {
+    let workspace = try await attacked.value
+    let code = workspace.url("Chapters/02-Failing/Code.swift")
+    let original = try String(contentsOf: code, encoding: .utf8)
+    defer { try? original.write(to: code, atomically: false, encoding: .utf8) }
+    let old = Date(timeIntervalSince1970: 1_700_000_000)
+    try write(original.replacingOccurrences(of: "a - b", with: "a + b"), to: code, dated: old)
+    #expect(try grade([2], in: workspace)[0].state == .done, "the fixed code, with an old date")
+    try write(original, to: code, dated: old)
+    #expect(
+      try grade([2], in: workspace)[0].state == .notStarted, "the broken code again, with the same date")
+  }
+
+  @Test("A test product replaced between runs is rebuilt, not trusted")
+  func replacedProduct() async throws {
+    let workspace = try await attacked.value
+    let build = try Grader(workspace: workspace, variant: .chapters).build()
+    try FileManager.default.removeItem(at: build.product)
+    try FileManager.default.copyItem(at: URL(fileURLWithPath: "/bin/true"), to: build.product)
+    #expect(try grade([2], in: workspace)[0].state == .notStarted)
+  }
+
+  @Test("Without a sandbox, code under test that rewrites its checks voids the grade")
+  func rewritesChecksUnsandboxed() async throws {
+    let workspace = try await attacked.value
+    let checks = workspace.url("Tests/08-TampersTests/TampersTests.swift")
+    let original = try String(contentsOf: checks, encoding: .utf8)
+    defer { try? original.write(to: checks, atomically: false, encoding: .utf8) }
+    #expect {
+      try grade([8], in: workspace, sandbox: nil)
+    } throws: { error in
+      "\(error)".contains("changed while the checks ran") && "\(error)".contains("Tests/08-TampersTests")
+    }
+  }
+
+  @Test(
+    "In the sandbox, code under test can change neither its checks nor the test product",
+    .enabled(if: Sandbox.current != nil, "bubblewrap is not installed here"))
+  func rewritesChecksSandboxed() async throws {
+    let workspace = try await attacked.value
+    let checks = workspace.url("Tests/08-TampersTests/TampersTests.swift")
+    let before = try String(contentsOf: checks, encoding: .utf8)
+    let report = try grade([8], in: workspace)[0]
+    #expect(report.checks.map(\.status) == [.failed])
+    #expect(try String(contentsOf: checks, encoding: .utf8) == before)
+  }
+
+  @Test(
+    "In the sandbox, a process that escapes its group and stops its parent neither stalls the grader nor outlives it",
+    .enabled(if: Sandbox.current != nil, "bubblewrap is not installed here"))
+  func escapes() async throws {
+    let workspace = try await attacked.value
+    let report = try grade([9], in: workspace)[0]
+    #expect(report.checks.map(\.status) == [.failed])
+    let left = try Subprocess.run("ps", ["-eo", "args="]).standardOutput.split(separator: "\n")
+      .filter { $0.contains("sleep 300") }
+    #expect(left.isEmpty, "still running: \(left)")
+  }
+}
