@@ -21,6 +21,17 @@ private func write(_ text: String, to url: URL, dated date: Date) throws {
   try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: url.path)
 }
 
+/// The `workshop` executable built beside this test product, if there is one.
+private let workshopExecutable: URL? = {
+  let arguments = ProcessInfo.processInfo.arguments
+  guard let product = arguments.first(where: { $0.contains("PackageTests.xctest") }),
+    let range = product.range(of: "PackageTests.xctest")
+  else { return nil }
+  let folder = URL(fileURLWithPath: String(product[..<range.upperBound])).deletingLastPathComponent()
+  let executable = folder.appendingPathComponent("workshop")
+  return FileManager.default.isExecutableFile(atPath: executable.path) ? executable : nil
+}()
+
 @Suite("Learner code that attacks the grader, or a learner's files the grader must not trust", .serialized)
 struct AttackTests {
   @Test("A missing chapter folder is that chapter's problem; the other chapters are graded")
@@ -95,5 +106,48 @@ struct AttackTests {
     let left = try Subprocess.run("ps", ["-eo", "args="]).standardOutput.split(separator: "\n")
       .filter { $0.contains("sleep 300") }
     #expect(left.isEmpty, "still running: \(left)")
+  }
+
+  @Test(
+    "SIGTERM or Ctrl-C ends every process the grader started, removes its files, and exits 128 plus the signal",
+    .enabled(if: workshopExecutable != nil, "the workshop executable is not built beside these tests"),
+    arguments: [SIGTERM, SIGINT])
+  func interrupt(signal: Int32) async throws {
+    let workspace = try await attacked.value
+    // Build first, so that the run below is busy with a hanging check.
+    _ = try Grader(workspace: workspace, variant: .chapters).build()
+    let runner = Process()
+    runner.executableURL = workshopExecutable
+    runner.arguments = ["check", "4", "--timeout", "120"]
+    runner.currentDirectoryURL = workspace.root
+    runner.standardOutput = FileHandle.nullDevice
+    runner.standardError = FileHandle.nullDevice
+    try runner.run()
+    let product = workspace.root.path + "/.build/workshop/"
+    func running() throws -> [Substring] {
+      try Subprocess.run("ps", ["-eo", "args="]).standardOutput.split(separator: "\n")
+        .filter { $0.contains(product) }
+    }
+    // Wait until a check runs, for up to 60 s.
+    for _ in 0..<600 where try running().isEmpty { usleep(100_000) }
+    #expect(try !running().isEmpty, "no check ever started")
+    kill(runner.processIdentifier, signal)
+    for _ in 0..<100 where runner.isRunning { usleep(100_000) }
+    #expect(!runner.isRunning, "the grader did not stop")
+    guard !runner.isRunning else {
+      runner.terminate()
+      return
+    }
+    #expect(runner.terminationStatus == 128 + signal)
+    var left = try running()
+    for _ in 0..<50 where !left.isEmpty {
+      usleep(100_000)
+      left = try running()
+    }
+    #expect(left.isEmpty, "still running: \(left)")
+    let temporary = URL(fileURLWithPath: NSTemporaryDirectory())
+    let folders = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+      .filter { $0.hasPrefix("workshop-\(runner.processIdentifier)-") }
+    #expect(folders.isEmpty, "left behind: \(folders)")
   }
 }
