@@ -59,7 +59,7 @@ public struct Sandbox: Sendable, Equatable {
 
   /// The command that runs `command` in the sandbox, with `shared` (holding
   /// the event stream) the only folder it may write besides its own `/tmp`.
-  public func wrap(_ command: TestLauncher.Command, shared: URL) -> TestLauncher.Command {
+  func wrap(_ command: TestLauncher.Command, shared: URL) -> TestLauncher.Command {
     // Folders bubblewrap makes in the private /tmp for the shared one would be
     // private to root: make them readable.
     var ancestors: [String] = []
@@ -96,16 +96,55 @@ public struct Sandbox: Sendable, Equatable {
       executable: bubblewrap, arguments: arguments + command.arguments, environment: command.environment)
   }
 
-  /// How the sandboxed process ended: bubblewrap exits with 128 plus the
-  /// number of the signal that killed its child.
-  public func termination(reportedBy bubblewrap: Termination) -> Termination {
-    if case .exited(let code) = bubblewrap, code > 128, code < 128 + 65 { return .signaled(code - 128) }
-    return bubblewrap
+  /// Runs `command` in the sandbox, with `shared` the folder it may write in,
+  /// and reports how the sandboxed process itself ended.
+  ///
+  /// bubblewrap's own process is the one in the runner's process group; the
+  /// sandbox's init, which every process in the sandbox dies with, is told
+  /// to die with it, but one killed before it could hear that would live on.
+  /// So the init is also killed by its process ID, as bubblewrap reports it.
+  public func run(
+    _ command: TestLauncher.Command, shared: URL, timeLimit: Double, tick: (() -> Void)? = nil
+  ) throws -> ProcessOutcome {
+    share(shared)
+    let wrapped = wrap(command, shared: shared)
+    // Outside the shared folder, where code under test cannot replace it.
+    let info = TemporaryFolder.shared.url.appendingPathComponent("sandbox-\(UUID().uuidString).json")
+    var initProcess: pid_t?
+    func readInit() {
+      guard initProcess == nil, let data = try? Data(contentsOf: info),
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let pid = (object["child-pid"] as? NSNumber)?.int32Value
+      else { return }
+      initProcess = pid
+      Subprocess.adopted.withLock { _ = $0.insert(pid) }
+    }
+    defer {
+      readInit()
+      try? FileManager.default.removeItem(at: info)
+      if let initProcess {
+        kill(initProcess, SIGKILL)
+        Subprocess.adopted.withLock { _ = $0.remove(initProcess) }
+      }
+    }
+    var outcome = try Subprocess.run(
+      wrapped.executable, ["--info-fd", "3"] + wrapped.arguments, environment: wrapped.environment,
+      timeout: timeLimit,
+      tick: {
+        readInit()
+        tick?()
+      },
+      files: [3: info.path])
+    // bubblewrap exits with 128 plus the number of the signal that killed its child.
+    if case .exited(let code) = outcome.termination, code > 128, code < 128 + 65 {
+      outcome.termination = .signaled(code - 128)
+    }
+    return outcome
   }
 
   /// Lets the sandboxed process, which may run as another user, write in
   /// `folder` and the files already in it.
-  public func share(_ folder: URL) {
+  func share(_ folder: URL) {
     let files = FileManager.default
     try? files.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
     for item in (try? files.contentsOfDirectory(atPath: folder.path)) ?? [] {

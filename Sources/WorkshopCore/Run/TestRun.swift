@@ -59,26 +59,20 @@ public struct TestRun: Sendable {
     self.sandbox = sandbox
   }
 
-  /// The command that runs the product with Swift Testing's `arguments`, in
-  /// the sandbox if there is one, writing only in `folder`.
-  private func command(_ arguments: [String], writingIn folder: URL) -> TestLauncher.Command {
+  /// Runs the product with Swift Testing's `arguments`, in the sandbox if
+  /// there is one, writing only in `folder`.
+  private func run(
+    _ arguments: [String], writingIn folder: URL, timeLimit: Double, tick: (() -> Void)? = nil
+  ) throws -> ProcessOutcome {
     var environment = self.environment
     environment["NO_COLOR"] = "1"
     let command = build.launcher.command(
       product: build.product, arguments: arguments, environment: environment)
-    guard let sandbox else { return command }
-    sandbox.share(folder)
-    return sandbox.wrap(command, shared: folder)
-  }
-
-  /// Runs `command`, reporting how the test process itself ended.
-  private func run(
-    _ command: TestLauncher.Command, timeLimit: Double, tick: (() -> Void)? = nil
-  ) throws -> ProcessOutcome {
-    var outcome = try Subprocess.run(
+    if let sandbox {
+      return try sandbox.run(command, shared: folder, timeLimit: timeLimit, tick: tick)
+    }
+    return try Subprocess.run(
       command.executable, command.arguments, environment: command.environment, timeout: timeLimit, tick: tick)
-    if let sandbox { outcome.termination = sandbox.termination(reportedBy: outcome.termination) }
-    return outcome
   }
 
   /// Runs the checks whose IDs match `filter` within `timeLimit` seconds.
@@ -98,11 +92,10 @@ public struct TestRun: Sendable {
       stream.finish()
       try? FileManager.default.removeItem(at: folder)
     }
-    let command = command(
-      ["--filter", filter, "--event-stream-output-path", stream.path, "--event-stream-version", "0"],
-      writingIn: folder)
     do {
-      let process = try run(command, timeLimit: timeLimit, tick: { stream.drain() })
+      let process = try run(
+        ["--filter", filter, "--event-stream-output-path", stream.path, "--event-stream-version", "0"],
+        writingIn: folder, timeLimit: timeLimit, tick: { stream.drain() })
       outcome.termination = process.termination
       outcome.timedOut = process.timedOut
       outcome.standardError = process.standardError
@@ -119,10 +112,9 @@ public struct TestRun: Sendable {
     let folder = try TemporaryFolder.shared.makeFolder("list")
     defer { try? FileManager.default.removeItem(at: folder) }
     let stream = folder.appendingPathComponent("tests.jsonl")
-    let command = command(
+    let outcome = try run(
       ["--list-tests", "--event-stream-output-path", stream.path, "--event-stream-version", "0"],
-      writingIn: folder)
-    let outcome = try run(command, timeLimit: 120)
+      writingIn: folder, timeLimit: 120)
     let text = (try? String(contentsOf: stream, encoding: .utf8)) ?? ""
     let checks = EventStream.checks(in: EventStream.records(fromJSONLines: text))
     guard outcome.succeeded, !checks.isEmpty else {

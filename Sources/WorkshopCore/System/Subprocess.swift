@@ -58,11 +58,18 @@ public enum Subprocess {
   /// is stopping, when no child may start any more.
   static let live = Mutex<Set<pid_t>?>([])
 
+  /// Processes a child started outside its group (a sandbox's init), which
+  /// an interrupt of the runner ends too.
+  static let adopted = Mutex<Set<pid_t>>([])
+
   /// Kills every child running now, with its whole group, and lets no other start.
   static func killAll() {
     live.withLock { groups in
       for group in groups ?? [] { kill(-group, SIGKILL) }
       groups = nil
+    }
+    adopted.withLock { pids in
+      for pid in pids { kill(pid, SIGKILL) }
     }
   }
 
@@ -82,7 +89,8 @@ public enum Subprocess {
     environment: [String: String] = ProcessInfo.processInfo.environment,
     timeout: Double? = nil,
     poll: ((String) -> Void)? = nil,
-    tick: (() -> Void)? = nil
+    tick: (() -> Void)? = nil,
+    files: [Int32: String] = [:]
   ) throws -> ProcessOutcome {
     let scratch = TemporaryFolder.shared.url.appendingPathComponent("process-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -103,6 +111,10 @@ public enum Subprocess {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    // More descriptors the child writes to, such as bubblewrap's --info-fd.
+    for (descriptor, path) in files {
+      posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    }
 
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
