@@ -32,28 +32,46 @@ for i in $(seq "$cold_runs"); do
 done
 
 file="$work/clone/Chapters/04-DebouncedSearch/SearchModel.swift"
-edit=()
-for i in $(seq "$runs"); do
-  # A real edit: a changed statement inside a function body.
-  sed -i "s/errorMessage = \"Search failed[0-9]*: /errorMessage = \"Search failed$i: /" "$file"
-  grep -q "Search failed$i: " "$file" || { echo "the edit did not apply"; exit 1; }
-  start=$(now)
-  (cd "$work/clone" && swift run workshop check 04 > "$work/edit.txt" 2>&1) || true
-  edit+=("$(elapsed "$start" "$(now)")")
-  grep -q "checks pass" "$work/edit.txt" || { echo "no result after edit:"; cat "$work/edit.txt"; exit 1; }
-done
+edits=0
+# edit_and_check LABEL ENV...: one timed edit-and-check per run, in the environment given.
+edit_and_check() {
+  local times=()
+  for i in $(seq "$runs"); do
+    # A real edit: a changed statement inside a function body.
+    edits=$((edits + 1))
+    sed -i "s/errorMessage = \"Search failed[0-9]*: /errorMessage = \"Search failed$edits: /" "$file"
+    grep -q "Search failed$edits: " "$file" || { echo "the edit did not apply"; exit 1; }
+    start=$(now)
+    (cd "$work/clone" && env "$@" swift run workshop check 04 > "$work/edit.txt" 2>&1) || true
+    times+=("$(elapsed "$start" "$(now)")")
+    grep -q "checks pass" "$work/edit.txt" || { echo "no result after edit:"; cat "$work/edit.txt"; exit 1; }
+  done
+  printf '%s\n' "${times[@]}" | median
+}
 
-warm=()
-for i in $(seq "$runs"); do
-  start=$(now)
-  (cd "$work/clone" && swift run workshop > "$work/warm.txt" 2>&1)
-  warm+=("$(elapsed "$start" "$(now)")")
-done
+# warm ENV...: the full progress table with nothing changed.
+warm() {
+  local times=()
+  for i in $(seq "$runs"); do
+    start=$(now)
+    (cd "$work/clone" && env "$@" swift run workshop > "$work/warm.txt" 2>&1)
+    times+=("$(elapsed "$start" "$(now)")")
+  done
+  printf '%s\n' "${times[@]}" | median
+}
+
+if command -v bwrap > /dev/null; then sandbox="sandboxed"; else sandbox="not sandboxed: no bubblewrap"; fi
+edit_sandboxed=$(edit_and_check WORKSHOP_BENCHMARK=1)
+warm_sandboxed=$(warm WORKSHOP_BENCHMARK=1)
+edit_plain=$(edit_and_check WORKSHOP_NO_SANDBOX=1)
+warm_plain=$(warm WORKSHOP_NO_SANDBOX=1)
 
 echo "| Step | Median (s) | Runs |"
 echo "| --- | --- | --- |"
 echo "| Cold clone → first progress table | $(printf '%s\n' "${cold[@]}" | median) | ${#cold[@]} |"
-echo "| Edit one chapter file → \`workshop check 04\` result | $(printf '%s\n' "${edit[@]}" | median) | ${#edit[@]} |"
-echo "| Warm \`swift run workshop\` (all chapters) | $(printf '%s\n' "${warm[@]}" | median) | ${#warm[@]} |"
+echo "| Edit one chapter file → \`workshop check 04\` result ($sandbox) | $edit_sandboxed | $runs |"
+echo "| The same, \`WORKSHOP_NO_SANDBOX=1\` | $edit_plain | $runs |"
+echo "| Warm \`swift run workshop\` (all chapters, $sandbox) | $warm_sandboxed | $runs |"
+echo "| The same, \`WORKSHOP_NO_SANDBOX=1\` | $warm_plain | $runs |"
 echo
 echo "Machine: $(nproc) cores, $(swift --version 2>&1 | head -1)"
