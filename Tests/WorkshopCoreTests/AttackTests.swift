@@ -48,6 +48,39 @@ struct AttackTests {
     #expect(reports[1].state == .notStarted)
   }
 
+  @Test(
+    "A chapter emptied of its Swift files, or whose checks no longer compile against it, is that chapter's problem"
+  )
+  func emptiedOrIncompatible() async throws {
+    let workspace = try await attacked.value
+    let passing = workspace.url("Chapters/01-Passing/Code.swift")
+    let failing = workspace.url("Chapters/02-Failing/Code.swift")
+    let savedPassing = try String(contentsOf: passing, encoding: .utf8)
+    let savedFailing = try String(contentsOf: failing, encoding: .utf8)
+    defer {
+      try? savedPassing.write(to: passing, atomically: false, encoding: .utf8)
+      try? savedFailing.write(to: failing, atomically: false, encoding: .utf8)
+    }
+    try FileManager.default.removeItem(at: passing)
+    // The learner renamed the function the checks call.
+    try savedFailing.replacingOccurrences(of: "func add(", with: "func plus(")
+      .write(to: failing, atomically: false, encoding: .utf8)
+    let reports = try grade([1, 2, 3], in: workspace)
+    #expect(reports[0].compileErrors.first?.contains("has no Swift files") == true)
+    #expect(reports[1].state == .doesNotCompile)
+    #expect(reports[1].compileErrors.first?.hasPrefix("Tests/02-FailingTests/") == true)
+    #expect(reports[2].state == .crashed, "chapter 03 is still graded")
+  }
+
+  @Test("Grading without the sandbox gives the same results as in it")
+  func sameResultsUnsandboxed() async throws {
+    let workspace = try await attacked.value
+    let chapters = [1, 2, 3, 6, 7]
+    let plain = try grade(chapters, in: workspace, sandbox: nil).map(\.signature)
+    let sandboxed = try grade(chapters, in: workspace).map(\.signature)
+    #expect(plain == sandboxed)
+  }
+
   @Test("Edits are graded by content: saved twice in one second, or copied with an old date")
   func freshnessByContent() async throws {
     let workspace = try await attacked.value

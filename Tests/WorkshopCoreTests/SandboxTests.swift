@@ -34,6 +34,23 @@ struct SandboxTests {
     #expect(!FileManager.default.fileExists(atPath: "/tmp/private"))
   }
 
+  @Test("A program in a checkout under /tmp runs in the sandbox, and its checkout stays read-only")
+  func checkoutUnderTmp() throws {
+    let checkout = URL(fileURLWithPath: "/tmp/workshop-sandbox-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: checkout, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: checkout) }
+    let program = checkout.appendingPathComponent("program")
+    try "#!/bin/sh\necho ran; touch \(checkout.path)/written 2>/dev/null && echo wrote\n"
+      .write(to: program, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: checkout.path)
+    let folder = try TemporaryFolder.shared.makeFolder("sandbox-test")
+    let outcome = try #require(Sandbox.current).run(
+      TestLauncher.Command(executable: program.path, arguments: [], environment: [:]), shared: folder,
+      timeLimit: 60)
+    #expect(outcome.standardOutput == "ran\n")
+  }
+
   @Test("Code under test cannot see or signal the grader: its parent is the sandbox's own init")
   func cannotReachTheGrader() throws {
     let folder = try TemporaryFolder.shared.makeFolder("sandbox-test")

@@ -60,18 +60,23 @@ public struct Sandbox: Sendable, Equatable {
   /// The command that runs `command` in the sandbox, with `shared` (holding
   /// the event stream) the only folder it may write besides its own `/tmp`.
   func wrap(_ command: TestLauncher.Command, shared: URL) -> TestLauncher.Command {
-    // Folders bubblewrap makes in the private /tmp for the shared one would be
-    // private to root: make them readable.
-    var ancestors: [String] = []
-    var folder = shared.deletingLastPathComponent()
-    while folder.path.hasPrefix("/tmp/") {
-      ancestors.insert(folder.path, at: 0)
-      folder.deleteLastPathComponent()
-    }
     var arguments = [
       "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
       "--perms", "1777", "--tmpfs", "/tmp",
     ]
+    // A checkout under /tmp stays visible, read-only, in the private /tmp.
+    let visible = Self.topFolderInTmp(command.executable)
+    if let visible { arguments += ["--ro-bind", visible, visible] }
+    // Folders bubblewrap makes in the private /tmp for the shared one would be
+    // private to root: make them readable.
+    var ancestors: [String] = []
+    var folder = shared.deletingLastPathComponent()
+    while folder.path.hasPrefix("/tmp/"), folder.path != visible,
+      !folder.path.hasPrefix((visible ?? "\0") + "/")
+    {
+      ancestors.insert(folder.path, at: 0)
+      folder.deleteLastPathComponent()
+    }
     for ancestor in ancestors { arguments += ["--perms", "0755", "--dir", ancestor] }
     arguments += [
       "--bind", shared.path, shared.path,
@@ -151,6 +156,13 @@ public struct Sandbox: Sendable, Equatable {
       try? files.setAttributes(
         [.posixPermissions: 0o666], ofItemAtPath: folder.appendingPathComponent(item).path)
     }
+  }
+
+  /// `/tmp/name` for a path under `/tmp/name/`, else nil.
+  static func topFolderInTmp(_ path: String) -> String? {
+    let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+    guard parts.count > 2, parts[0] == "tmp" else { return nil }
+    return "/tmp/" + parts[1]
   }
 
   /// The user sandboxed processes run as when the grader is root.

@@ -119,8 +119,19 @@ public enum Subprocess {
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
     // A process group of its own, so a timeout can kill everything it started.
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
     posix_spawnattr_setpgroup(&attributes, 0)
+    // Default signal handling and no blocked signals in the child, whatever
+    // the runner ignores (it handles Ctrl-C itself) or this thread blocks
+    // (Dispatch's threads block most signals).
+    var defaults = sigset_t()
+    var none = sigset_t()
+    sigemptyset(&defaults)
+    sigemptyset(&none)
+    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     // A stable order: SwiftPM keys its manifest cache on the environment as
