@@ -41,31 +41,32 @@ public struct Builder: Sendable {
   ///
   /// Unless `force` is set, the last complete build is reused when every
   /// input has the same content and the product was not touched since: that
-  /// saves SwiftPM's start-up on every run. Otherwise the modules whose files
-  /// changed are rebuilt from scratch, whatever the files' dates say (SwiftPM
-  /// compares dates to the second, and copies keep old dates).
+  /// saves SwiftPM's start-up on every run. Otherwise SwiftPM builds, and a
+  /// module with a file whose content changed but whose date, to the second,
+  /// did not (two saves in one second, a copy that kept the old date) is
+  /// rebuilt from scratch, since SwiftPM would take it for unchanged.
   public func build(force: Bool = false) throws -> Build {
     let launcher = try TestLauncher.platform.get()
-    let inputs = Fingerprint.of(workspace: workspace, variant: variant)
+    let files = Fingerprint.states(workspace: workspace, variant: variant)
     let last = Fingerprint.Record.load(from: recordFile)
-    if !force, let last, last.inputs == inputs,
+    if !force, let last, last.isComplete, last.inputs == files.mapValues(\.hash),
       let product = try? launcher.product(in: debugFolder), last.product == Fingerprint.identity(of: product)
     {
       return Build(product: product, launcher: launcher, brokenChapters: [:])
     }
-    try? FileManager.default.removeItem(at: recordFile)
-    invalidate(modules: Fingerprint.modules(changedBetween: last?.inputs ?? [:], and: inputs))
+    invalidate(modules: Fingerprint.modulesSwiftPMWouldMiss(between: last?.files ?? [:], and: files))
 
     var broken = precheck()
     while true {
       let outcome = try swiftBuild(skipping: Set(broken.keys))
       if outcome.succeeded {
         let product = try launcher.product(in: debugFolder)
-        // Recorded only for a build of every chapter, and with the inputs as
-        // read before it started: an edit saved during the build is a change.
-        if broken.isEmpty {
-          Fingerprint.Record(inputs: inputs, product: Fingerprint.identity(of: product)).save(to: recordFile)
-        }
+        // The inputs as read before the build started: an edit saved during
+        // the build is a change.
+        Fingerprint.Record(
+          files: files, product: Fingerprint.identity(of: product), isComplete: broken.isEmpty
+        )
+        .save(to: recordFile)
         return Build(product: product, launcher: launcher, brokenChapters: broken)
       }
       let newlyBroken = try attribute(outcome, alreadyBroken: broken)
@@ -187,6 +188,21 @@ public struct Builder: Sendable {
     environment["WORKSHOP_GRADING"] = variant == .chapters ? "1" : nil
     environment["WORKSHOP_SKIP"] =
       skipped.isEmpty ? nil : skipped.sorted().map(String.init).joined(separator: ",")
+    // A temporary folder of the build's own, the same every time: SwiftPM
+    // keys its manifest cache on the environment, so a new TMPDIR per run
+    // would cost a manifest evaluation (about a second) every build. What
+    // the build leaves there is removed after it; builds in one scratch
+    // folder never overlap (SwiftPM locks it).
+    let temporary = workspace.scratchPath(for: variant).appendingPathComponent("tmp")
+    try? FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    environment["TMPDIR"] = temporary.path
+    let before = Set((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [])
+    defer {
+      for item in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+      where !before.contains(item) {
+        try? FileManager.default.removeItem(at: temporary.appendingPathComponent(item))
+      }
+    }
     let arguments = [
       "build", "--build-tests", "--package-path", workspace.root.path,
       "--scratch-path", workspace.scratchPath(for: variant).path, "-Xswiftc", "-gnone",

@@ -9,6 +9,13 @@ public enum Fingerprint {
   /// The inputs of a variant's build: relative path to content hash.
   public typealias Inputs = [String: String]
 
+  /// What a file was when read: its content hash, and its modification date
+  /// in whole seconds, which is all SwiftPM compares.
+  struct FileState: Codable, Equatable {
+    var hash: String
+    var second: Int
+  }
+
   /// The folders whose files go into a variant's build.
   static func folders(for variant: Variant) -> [String] {
     [variant.folder, "Tests", "Sources"]
@@ -17,6 +24,18 @@ public enum Fingerprint {
   /// Hashes every file of a variant's build, and the manifests.
   static func of(workspace: Workspace, variant: Variant) -> Inputs {
     of(workspace: workspace, folders: folders(for: variant))
+  }
+
+  /// The hash and date of every file of a variant's build, and the manifests.
+  static func states(workspace: Workspace, variant: Variant) -> [String: FileState] {
+    var states: [String: FileState] = [:]
+    for (path, hash) in of(workspace: workspace, variant: variant) {
+      let date = (try? FileManager.default.attributesOfItem(atPath: workspace.url(path).path))?[
+        .modificationDate]
+      states[path] = FileState(
+        hash: hash, second: Int(((date as? Date)?.timeIntervalSince1970 ?? 0).rounded(.down)))
+    }
+    return states
   }
 
   /// Hashes the files that are the course's, not the learner's: the checks,
@@ -47,14 +66,17 @@ public enum Fingerprint {
     return inputs
   }
 
-  /// The modules whose sources differ between two fingerprints: a changed,
-  /// added or removed file under `Chapters/04-DebouncedSearch/` is module
-  /// `DebouncedSearch`, under `Tests/04-DebouncedSearchTests/` module
-  /// `DebouncedSearchTests`, under `Sources/ConcurrencyTestKit/` module
-  /// `ConcurrencyTestKit`.
-  static func modules(changedBetween old: Inputs, and new: Inputs) -> Set<String> {
+  /// The modules with a file whose content changed while its date, to the
+  /// second, did not: SwiftPM would take it for unchanged. A file under
+  /// `Chapters/04-DebouncedSearch/` is module `DebouncedSearch`, under
+  /// `Tests/04-DebouncedSearchTests/` module `DebouncedSearchTests`, under
+  /// `Sources/ConcurrencyTestKit/` module `ConcurrencyTestKit`.
+  static func modulesSwiftPMWouldMiss(between old: [String: FileState], and new: [String: FileState]) -> Set<
+    String
+  > {
     var modules = Set<String>()
-    for path in Set(old.keys).union(new.keys) where old[path] != new[path] {
+    for (path, state) in new {
+      guard let before = old[path], before.hash != state.hash, before.second == state.second else { continue }
       let parts = path.split(separator: "/")
       guard parts.count >= 3 else { continue }
       var folder = String(parts[1])
@@ -92,8 +114,12 @@ public enum Fingerprint {
 
   /// What the last complete build of a variant was built from.
   struct Record: Codable, Equatable {
-    var inputs: Inputs
+    var files: [String: FileState]
     var product: String
+    /// Whether every chapter was in the build.
+    var isComplete: Bool
+
+    var inputs: Inputs { files.mapValues(\.hash) }
 
     static func load(from url: URL) -> Record? {
       guard let data = try? Data(contentsOf: url) else { return nil }
