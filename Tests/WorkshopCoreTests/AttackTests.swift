@@ -9,9 +9,9 @@ private let attacked = Task { () throws -> Workspace in
 }
 
 private func grade(
-  _ numbers: [Int], in workspace: Workspace, sandbox: Sandbox? = Sandbox.current
+  _ numbers: [Int], in workspace: Workspace, isolation: Grader.Isolation = .automatic
 ) throws -> [ChapterReport] {
-  try Grader(workspace: workspace, variant: .chapters, timeLimit: 10, sandbox: sandbox)
+  try Grader(workspace: workspace, variant: .chapters, timeLimit: 10, isolation: isolation)
     .grade(workspace.curriculum.chapters.filter { numbers.contains($0.number) })
 }
 
@@ -76,7 +76,7 @@ struct AttackTests {
   func sameResultsUnsandboxed() async throws {
     let workspace = try await attacked.value
     let chapters = [1, 2, 3, 6, 7]
-    let plain = try grade(chapters, in: workspace, sandbox: nil).map(\.signature)
+    let plain = try grade(chapters, in: workspace, isolation: .none).map(\.signature)
     let sandboxed = try grade(chapters, in: workspace).map(\.signature)
     #expect(plain == sandboxed)
   }
@@ -111,7 +111,7 @@ struct AttackTests {
     let original = try String(contentsOf: checks, encoding: .utf8)
     defer { try? original.write(to: checks, atomically: false, encoding: .utf8) }
     #expect {
-      try grade([8], in: workspace, sandbox: nil)
+      try grade([8], in: workspace, isolation: .none)
     } throws: { error in
       "\(error)".contains("changed while the checks ran") && "\(error)".contains("Tests/08-TampersTests")
     }

@@ -245,13 +245,13 @@ public struct Workshop {
     } catch {
       console.err("warning: cannot check Package.swift's curriculum digest: \(error)")
     }
-    if Sandbox.current == nil { console.err(style.dim("note: " + Sandbox.unavailableNote)) }
     let grader = Grader(
       workspace: workspace, variant: options.solutions ? .solutions : .chapters,
       timeLimit: options.timeLimit, progress: console.status)
     do {
       let reports = try grader.grade(chapters)
       console.clearStatus()
+      if grader.sandbox == nil { console.err(style.dim("note: " + Sandbox.unavailableNote)) }
       return reports
     } catch {
       console.clearStatus()

@@ -23,20 +23,36 @@ public struct Grader: Sendable {
   public var variant: Variant
   /// The hard limit for one chapter's grading, reruns included, in seconds.
   public var timeLimit: Double
-  /// Where the checks run: this machine's sandbox, or nil for none (the
-  /// course's own tooling tests, which build packages, run unsandboxed).
-  public var sandbox: Sandbox?
+  /// Where checks run.
+  public enum Isolation: Sendable {
+    /// In this machine's sandbox if it has one, found while the build runs.
+    case automatic
+    /// Unsandboxed: the course's own tooling tests, which build packages.
+    case none
+    /// In this sandbox.
+    case sandbox(Sandbox)
+  }
+
+  public var isolation: Isolation
+  /// The sandbox checks run in, if any.
+  public var sandbox: Sandbox? {
+    switch isolation {
+    case .automatic: Sandbox.current
+    case .none: nil
+    case .sandbox(let sandbox): sandbox
+    }
+  }
   /// Called with short progress lines ("Building 12/40") while work goes on.
   public var progress: (@Sendable (String) -> Void)?
 
   public init(
     workspace: Workspace, variant: Variant, timeLimit: Double = Grader.defaultTimeLimit,
-    sandbox: Sandbox? = Sandbox.current, progress: (@Sendable (String) -> Void)? = nil
+    isolation: Isolation = .automatic, progress: (@Sendable (String) -> Void)? = nil
   ) {
     self.workspace = workspace
     self.variant = variant
     self.timeLimit = timeLimit
-    self.sandbox = sandbox
+    self.isolation = isolation
     self.progress = progress
   }
 
@@ -60,7 +76,9 @@ public struct Grader: Sendable {
 
   /// Grades every chapter (or those given) and returns their reports in course order.
   public func grade(_ chapters: [Curriculum.Chapter]? = nil) throws -> [ChapterReport] {
-    try run(chapters ?? workspace.curriculum.chapters, build: try build())
+    // Finding the sandbox starts one: do it while SwiftPM builds.
+    if case .automatic = isolation { Thread.detachNewThread { _ = Sandbox.current } }
+    return try run(chapters ?? workspace.curriculum.chapters, build: try build())
   }
 
   /// How many chapters are graded at the same time. Most of a failing

@@ -271,7 +271,7 @@ public struct Verifier {
     // The tooling's tests build packages and start sandboxes of their own:
     // they are the course's code, not a learner's, and run unsandboxed.
     let grader = Grader(
-      workspace: workspace, variant: .solutions, timeLimit: 1800, sandbox: nil, progress: progress)
+      workspace: workspace, variant: .solutions, timeLimit: 1800, isolation: .none, progress: progress)
     let build: Build
     let expected: [ExpectedCheck]
     do {

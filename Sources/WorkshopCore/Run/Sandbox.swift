@@ -91,7 +91,7 @@ public struct Sandbox: Sendable, Equatable {
       arguments += ["setpriv", "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", "--"]
       processLimit = limits.processes
     } else {
-      processLimit = Self.processCount(ofUser: getuid()) + limits.processes
+      processLimit = Self.userProcesses + limits.processes
     }
     arguments += [
       "prlimit", "--as=\(limits.memory)", "--nproc=\(processLimit)", "--fsize=\(limits.fileSize)", "--",
@@ -183,10 +183,11 @@ public struct Sandbox: Sendable, Equatable {
     return true
   }
 
-  private static func processCount(ofUser user: uid_t) -> Int {
-    let outcome = try? Subprocess.run("ps", ["-U", "\(user)", "-o", "pid="], timeout: 30)
+  /// How many processes this user runs, counted once per run.
+  private static let userProcesses: Int = {
+    let outcome = try? Subprocess.run("ps", ["-U", "\(getuid())", "-o", "pid="], timeout: 30)
     return outcome.map { $0.standardOutput.split(separator: "\n").count } ?? 0
-  }
+  }()
 
   private static func findExecutable(_ name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
