@@ -129,6 +129,19 @@ struct AttackTests {
     #expect(try String(contentsOf: checks, encoding: .utf8) == before)
   }
 
+  @Test("Without a sandbox, code that stops its parent stops the shell between them, not the grader")
+  func stopsParentUnsandboxed() async throws {
+    let workspace = try await attacked.value
+    defer {
+      // Unsandboxed, the process it leaves in a session of its own outlives
+      // the run (a documented limit): end it here.
+      _ = try? Subprocess.run("pkill", ["-KILL", "-f", "sleep 300"])
+    }
+    let report = try grade([9], in: workspace, isolation: .none)[0]
+    #expect(report.checks.count == 1)
+    #expect(report.passed == 0)
+  }
+
   @Test(
     "In the sandbox, a process that escapes its group and stops its parent neither stalls the grader nor outlives it",
     .enabled(if: Sandbox.current != nil, "bubblewrap is not installed here"))

@@ -140,10 +140,7 @@ public struct Sandbox: Sendable, Equatable {
         tick?()
       },
       files: [3: info.path])
-    // bubblewrap exits with 128 plus the number of the signal that killed its child.
-    if case .exited(let code) = outcome.termination, code > 128, code < 128 + 65 {
-      outcome.termination = .signaled(code - 128)
-    }
+    outcome.termination = outcome.termination.unwrapped
     return outcome
   }
 

@@ -71,8 +71,14 @@ public struct TestRun: Sendable {
     if let sandbox {
       return try sandbox.run(command, shared: folder, timeLimit: timeLimit, tick: tick)
     }
-    return try Subprocess.run(
-      command.executable, command.arguments, environment: command.environment, timeout: timeLimit, tick: tick)
+    // Unsandboxed, a shell stands between the grader and the test process,
+    // so that code signalling its parent (`getppid()`) stops or kills the
+    // shell, which the grader sees end or time out, not the grader itself.
+    var outcome = try Subprocess.run(
+      "/bin/sh", ["-c", #""$@"; exit $?"#, "sh", command.executable] + command.arguments,
+      environment: command.environment, timeout: timeLimit, tick: tick)
+    outcome.termination = outcome.termination.unwrapped
+    return outcome
   }
 
   /// Runs the checks whose IDs match `filter` within `timeLimit` seconds.

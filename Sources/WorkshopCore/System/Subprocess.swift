@@ -22,6 +22,15 @@ public enum Termination: Sendable, Equatable, CustomStringConvertible {
   }
 }
 
+extension Termination {
+  /// How a process ended, as a shell or bubblewrap that ran it reports it:
+  /// they exit with 128 plus the number of the signal that killed it.
+  public var unwrapped: Termination {
+    if case .exited(let code) = self, code > 128, code < 128 + 65 { return .signaled(code - 128) }
+    return self
+  }
+}
+
 /// The name of a POSIX signal: `SIGILL`, `SIGSEGV`...
 ///
 /// Matched against the C library's constants, not numbers: some differ
