@@ -149,9 +149,7 @@ struct AttackTests {
     let workspace = try await attacked.value
     let report = try grade([9], in: workspace)[0]
     #expect(report.checks.map(\.status) == [.failed])
-    let left = try Subprocess.run("ps", ["-eo", "args="]).standardOutput.split(separator: "\n")
-      .filter { $0.contains("sleep 300") }
-    #expect(left.isEmpty, "still running: \(left)")
+    #expect(try processes { $0.contains("sleep 300") }.isEmpty)
   }
 
   @Test(
@@ -170,27 +168,18 @@ struct AttackTests {
     runner.standardError = FileHandle.nullDevice
     try runner.run()
     let product = workspace.root.path + "/.build/workshop/"
-    func running() throws -> [Substring] {
-      try Subprocess.run("ps", ["-eo", "args="]).standardOutput.split(separator: "\n")
-        .filter { $0.contains(product) }
-    }
-    // Wait until a check runs, for up to 60 s.
-    for _ in 0..<600 where try running().isEmpty { usleep(100_000) }
-    #expect(try !running().isEmpty, "no check ever started")
+    func running() throws -> [Substring] { try processes { $0.contains(product) } }
+    #expect(try eventually(within: 60) { try !running().isEmpty }, "no check ever started")
     kill(runner.processIdentifier, signal)
-    for _ in 0..<100 where runner.isRunning { usleep(100_000) }
-    #expect(!runner.isRunning, "the grader did not stop")
+    #expect(eventually(within: 10) { !runner.isRunning }, "the grader did not stop")
     guard !runner.isRunning else {
       runner.terminate()
       return
     }
     #expect(runner.terminationStatus == 128 + signal)
-    var left = try running()
-    for _ in 0..<50 where !left.isEmpty {
-      usleep(100_000)
-      left = try running()
-    }
-    #expect(left.isEmpty, "still running: \(left)")
+    let stopped = try eventually(within: 5) { try running().isEmpty }
+    let left = try running()
+    #expect(stopped, "still running: \(left)")
     let temporary = URL(fileURLWithPath: NSTemporaryDirectory())
     let folders = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
       .filter { $0.hasPrefix("workshop-\(runner.processIdentifier)-") }

@@ -100,13 +100,8 @@ struct SandboxTests {
     #expect(outcome.timedOut)
     // Its PID inside the sandbox means nothing outside: look for any of its
     // sleeps left, for up to 10 s (a killed process may wait for the CPU).
-    var left: [Substring] = []
-    for _ in 0..<100 {
-      left = try Subprocess.run("ps", ["-eo", "args="]).standardOutput.split(separator: "\n")
-        .filter { $0.hasPrefix("sleep 60") }
-      if left.isEmpty { break }
-      usleep(100_000)
-    }
-    #expect(left.isEmpty, "still running: \(left)")
+    let gone = try eventually(within: 10) { try processes { $0.hasPrefix("sleep 60") }.isEmpty }
+    let left = try processes { $0.hasPrefix("sleep 60") }
+    #expect(gone, "still running: \(left)")
   }
 }

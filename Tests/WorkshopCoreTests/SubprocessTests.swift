@@ -3,18 +3,14 @@ import Testing
 
 @testable import WorkshopCore
 
-/// Whether `pid` is gone or a zombie within 10 s. `ps` answers on Linux and
-/// macOS alike; the wait covers a busy machine, where a killed process can
-/// wait a while for the CPU time it needs to exit.
+/// Whether `pid` is gone or a zombie within 10 s: on a busy machine a killed
+/// process can wait a while for the CPU time it needs to exit.
 private func isGoneSoon(_ pid: Int32) throws -> Bool {
-  let deadline = ContinuousClock.now + .seconds(10)
-  while ContinuousClock.now < deadline {
+  try eventually(within: 10) {
     let state = try Subprocess.run("ps", ["-o", "stat=", "-p", "\(pid)"]).standardOutput
       .trimmingCharacters(in: .whitespacesAndNewlines)
-    if state.isEmpty || state.hasPrefix("Z") { return true }
-    usleep(50_000)
+    return state.isEmpty || state.hasPrefix("Z")
   }
-  return false
 }
 
 @Suite("Subprocess")
