@@ -135,7 +135,7 @@ struct AttackTests {
     defer {
       // Unsandboxed, the process it leaves in a session of its own outlives
       // the run (a documented limit): end it here.
-      _ = try? Subprocess.run("pkill", ["-KILL", "-f", "sleep 300"])
+      _ = try? Subprocess.run("pkill", ["-KILL", "-f", "sleep 271.828"])
     }
     let report = try grade([9], in: workspace, isolation: .none)[0]
     #expect(report.checks.count == 1)
@@ -149,7 +149,7 @@ struct AttackTests {
     let workspace = try await attacked.value
     let report = try grade([9], in: workspace)[0]
     #expect(report.checks.map(\.status) == [.failed])
-    #expect(try processes { $0.contains("sleep 300") }.isEmpty)
+    #expect(try processes { $0.contains("sleep 271.828") }.isEmpty)
   }
 
   @Test(

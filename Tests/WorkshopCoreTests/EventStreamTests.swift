@@ -78,6 +78,20 @@ struct EventStreamTests {
     #expect(EventStream.summary(of: EventStream.records(fromJSONLines: ended)).runEnded)
   }
 
+  @Test("A check cancelled from inside, and issues recorded outside any check, are kept apart")
+  func cancelledAndUnattributed() {
+    let lines = [
+      #"{"kind":"event","payload":{"kind":"testStarted","testID":"M.S/a()/F.swift:1:1","messages":[]},"version":0}"#,
+      #"{"kind":"event","payload":{"kind":"testCancelled","testID":"M.S/a()/F.swift:1:1","messages":[]},"version":0}"#,
+      #"{"kind":"event","payload":{"kind":"testEnded","testID":"M.S/a()/F.swift:1:1","messages":[]},"version":0}"#,
+      #"{"kind":"event","payload":{"issue":{"isKnown":false},"kind":"issueRecorded","messages":[{"symbol":"fail","text":"Expectation failed: late"}]},"version":0}"#,
+    ]
+    let summary = EventStream.summary(of: EventStream.records(fromJSONLines: lines.joined(separator: "\n")))
+    #expect(summary.cancelled == ["M.S/a()/F.swift:1:1"])
+    #expect(summary.unattributedIssues == ["Expectation failed: late"])
+    #expect(summary.issues.isEmpty)
+  }
+
   @Test("An empty or garbled stream gives no checks and no end")
   func empty() {
     #expect(EventStream.records(fromJSONLines: "").isEmpty)
@@ -144,5 +158,22 @@ struct ParameterizedEventStreamTests {
     ].joined(separator: "\n")
     let summary = EventStream.summary(of: EventStream.records(fromJSONLines: stream))
     #expect(summary.issues == ["M.S/p(x:)/F.swift:1:1": ["Expectation failed: x"]])
+  }
+}
+
+@Suite("Files a chapter cannot hold")
+struct PrecheckTests {
+  @Test(
+    "An entry point or a testing library in chapter code is found, outside comments",
+    arguments: [
+      ("@main\nstruct App {}", true, false),
+      ("// @main was here\nfunc f() {}", false, false),
+      ("import Testing\nfunc f() {}", false, true),
+      ("@testable import XCTest", false, true),
+      ("import Foundation // not Testing", false, false),
+    ])
+  func codeChecks(source: String, entryPoint: Bool, testing: Bool) {
+    #expect((Builder.entryPointLine(in: source) != nil) == entryPoint)
+    #expect((Builder.line(in: source, matching: Builder.testingImport) != nil) == testing)
   }
 }

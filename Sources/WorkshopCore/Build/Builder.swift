@@ -111,6 +111,11 @@ public struct Builder: Sendable {
       }
       for name in swift.sorted() {
         let text = (try? String(contentsOf: workspace.url(folder + "/" + name), encoding: .utf8)) ?? ""
+        if let line = Self.line(in: text, matching: Self.testingImport) {
+          problems.append(
+            "\(folder)/\(name):\(line): a chapter is app code and cannot import a testing library. Remove the import."
+          )
+        }
         if let line = Self.entryPointLine(in: text) {
           problems.append(
             "\(folder)/\(name):\(line): @main: a chapter is a library and the checks are its entry point. Remove @main."
@@ -125,11 +130,20 @@ public struct Builder: Sendable {
   /// Source files SwiftPM would compile as another language.
   static let otherLanguages: Set<String> = ["c", "cc", "cpp", "cxx", "c++", "m", "mm", "s", "asm"]
 
+  /// An import of a testing library: chapter code is app code, and one that
+  /// imports Swift Testing could cancel or skip the check that calls it.
+  nonisolated(unsafe) static let testingImport = /^\s*(?:@testable\s+)?import\s+(?:Testing|XCTest)\b/
+
   /// The line of an `@main` attribute outside comments, if any.
   static func entryPointLine(in text: String) -> Int? {
+    line(in: text, matching: /@main\b/)
+  }
+
+  /// The first line whose code (comments removed) matches `pattern`.
+  static func line(in text: String, matching pattern: Regex<Substring>) -> Int? {
     for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-      if code.contains(/@main\b/) { return index + 1 }
+      if code.contains(pattern) { return index + 1 }
     }
     return nil
   }

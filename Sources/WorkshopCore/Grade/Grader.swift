@@ -132,7 +132,8 @@ public struct Grader: Sendable {
     let whole = runner.run(
       filter: "^" + NSRegularExpression.escapedPattern(for: chapter.testModule + "."),
       timeLimit: timeLimit / 2)
-    if whole.isComplete {
+    // An issue no check owns is pinned on one by running each check alone.
+    if whole.isComplete && whole.summary.unattributedIssues.isEmpty {
       return ChapterReport(
         chapter: chapter,
         checks: checks.map {
@@ -164,9 +165,15 @@ public struct Grader: Sendable {
       let alone = runner.run(
         filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: seconds)
       if alone.isComplete {
-        return (
-          result(of: check, in: alone.summary, otherwise: "the run never reported this check"), .complete
-        )
+        var checked = result(of: check, in: alone.summary, otherwise: "the run never reported this check")
+        // Alone, an issue recorded outside any check is this check's.
+        if !alone.summary.unattributedIssues.isEmpty, checked.status == .passed || checked.status == .failed {
+          checked.status = .failed
+          checked.issues += alone.summary.unattributedIssues.map {
+            "Recorded outside the check (on another thread or queue, or after it ended):\n" + $0
+          }
+        }
+        return (checked, .complete)
       }
       if alone.timedOut {
         return (
@@ -205,6 +212,11 @@ public struct Grader: Sendable {
   private func result(of check: ExpectedCheck, in summary: EventStream.Summary, otherwise: String)
     -> CheckResult
   {
+    if summary.cancelled.contains(check.id) {
+      return CheckResult(
+        id: check.id, name: check.name, status: .interrupted,
+        issues: ["The check was cancelled from inside (Test.cancel()), so it never finished."])
+    }
     if summary.skipped.contains(check.id) {
       return CheckResult(id: check.id, name: check.name, status: .skipped)
     }

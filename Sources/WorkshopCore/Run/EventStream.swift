@@ -115,6 +115,11 @@ public enum EventStream {
     public var issues: [String: [String]] = [:]
     /// Whether the run reported its own end.
     public var runEnded = false
+    /// Checks cancelled from inside (`Test.cancel()`): they never finished.
+    public var cancelled: Set<String> = []
+    /// Issues recorded outside any check (an expectation on another thread
+    /// or queue, after its check ended).
+    public var unattributedIssues: [String] = []
     /// Whether records came that Swift Testing never writes: anything after
     /// the run's end, a second start or end of a check. Something else wrote
     /// to the stream.
@@ -132,7 +137,12 @@ public enum EventStream {
       if summary.runEnded { summary.isTampered = true }
       guard case .event(let event) = record.payload else { continue }
       if event.kind == "runEnded" { summary.runEnded = true }
-      guard let id = event.testID else { continue }
+      guard let id = event.testID else {
+        if event.kind == "issueRecorded", let issue = event.issue, !issue.isKnown {
+          summary.unattributedIssues.append(describeIssue(event.messages, location: nil))
+        }
+        continue
+      }
       // Parameterized checks and exit tests report test cases; grade per check.
       switch event.kind {
       case "testStarted":
@@ -145,6 +155,8 @@ public enum EventStream {
         if !summary.ended.insert(id).inserted { summary.isTampered = true }
       case "testSkipped":
         summary.skipped.insert(id)
+      case "testCancelled", "testCaseCancelled":
+        summary.cancelled.insert(id)
       case "issueRecorded":
         guard let issue = event.issue, !issue.isKnown else { continue }
         let location = issue.sourceLocation.map { location in

@@ -14,8 +14,10 @@ public struct Sandbox: Sendable, Equatable {
   public struct Limits: Sendable, Equatable {
     /// Address space, in bytes.
     public var memory: Int = 8 << 30
-    /// Processes it may add to those its user already runs.
-    public var processes: Int = 512
+    /// Processes and threads it may add to those its user already runs:
+    /// Linux counts threads too, per user, and the sandboxes of every chapter
+    /// graded at once run as the same user.
+    public var processes: Int = 1024 + 256 * ProcessInfo.processInfo.activeProcessorCount
     /// Size of any file it writes, its standard output and error included, in bytes.
     public var fileSize: Int = 64 << 20
   }
@@ -88,9 +90,14 @@ public struct Sandbox: Sendable, Equatable {
     // nobody can reach the test product (not in a checkout under /root).
     let processLimit: Int
     if getuid() == 0, Self.othersCanRun(command.executable) {
-      arguments += ["setpriv", "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", "--"]
+      arguments += [
+        "setpriv", "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", "--no-new-privs",
+        "--bounding-set", "-all", "--",
+      ]
       processLimit = limits.processes
     } else {
+      // Still root: without capabilities, so read-only stays read-only.
+      if getuid() == 0 { arguments.insert(contentsOf: ["--cap-drop", "ALL"], at: arguments.count - 1) }
       processLimit = Self.userProcesses + limits.processes
     }
     arguments += [
@@ -124,11 +131,14 @@ public struct Sandbox: Sendable, Equatable {
       initProcess = pid
       Subprocess.adopted.withLock { _ = $0.insert(pid) }
     }
+    var killedBubblewrap = true
     defer {
       readInit()
       try? FileManager.default.removeItem(at: info)
       if let initProcess {
-        kill(initProcess, SIGKILL)
+        // bubblewrap reaps its init before it exits by itself: only after
+        // it was killed can the init still run (and its PID not be reused).
+        if killedBubblewrap { kill(initProcess, SIGKILL) }
         Subprocess.adopted.withLock { _ = $0.remove(initProcess) }
       }
     }
@@ -140,6 +150,7 @@ public struct Sandbox: Sendable, Equatable {
         tick?()
       },
       files: [3: info.path])
+    killedBubblewrap = outcome.timedOut
     outcome.termination = outcome.termination.unwrapped
     return outcome
   }

@@ -74,9 +74,18 @@ public struct TestRun: Sendable {
     // Unsandboxed, a shell stands between the grader and the test process,
     // so that code signalling its parent (`getppid()`) stops or kills the
     // shell, which the grader sees end or time out, not the grader itself.
+    // macOS drops DYLD_ variables when it starts a system binary such as
+    // /bin/sh: they pass through under other names, and the shell sets them.
+    var passed = command.environment
+    var script = ""
+    for key in passed.keys.sorted() where key.hasPrefix("DYLD_") {
+      passed["WORKSHOP_PASS_" + key] = passed.removeValue(forKey: key)
+      script += "export \(key)=\"$WORKSHOP_PASS_\(key)\"; "
+    }
+    script += #""$@"; exit $?"#
     var outcome = try Subprocess.run(
-      "/bin/sh", ["-c", #""$@"; exit $?"#, "sh", command.executable] + command.arguments,
-      environment: command.environment, timeout: timeLimit, tick: tick)
+      "/bin/sh", ["-c", script, "sh", command.executable] + command.arguments,
+      environment: passed, timeout: timeLimit, tick: tick)
     outcome.termination = outcome.termination.unwrapped
     return outcome
   }
@@ -164,8 +173,10 @@ final class EventFIFO: @unchecked Sendable {
     guard mkfifo(path, 0o600) == 0 else {
       throw GradingError(description: "cannot create \(path): \(String(cString: strerror(errno)))")
     }
-    reader = open(path, O_RDONLY | O_NONBLOCK)
-    keeper = open(path, O_WRONLY | O_NONBLOCK)
+    // Close-on-exec: no process the grader starts, code under test least of
+    // all, may hold the grader's ends of the pipe.
+    reader = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    keeper = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
     guard reader >= 0, keeper >= 0 else {
       throw GradingError(description: "cannot open \(path): \(String(cString: strerror(errno)))")
     }

@@ -71,12 +71,18 @@ public enum Subprocess {
   /// an interrupt of the runner ends too.
   static let adopted = Mutex<Set<pid_t>>([])
 
-  /// Kills every child running now, with its whole group, and lets no other start.
+  /// Ends every child running now, with its whole group, and lets no other
+  /// start: an interrupt first (SwiftPM then cancels the compiler jobs it
+  /// runs in groups of their own), for up to two seconds, then a kill.
   static func killAll() {
-    live.withLock { groups in
-      for group in groups ?? [] { kill(-group, SIGKILL) }
-      groups = nil
+    let groups = live.withLock { groups -> Set<pid_t> in
+      defer { groups = nil }
+      return groups ?? []
     }
+    for group in groups { kill(-group, SIGINT) }
+    let deadline = ContinuousClock.now + .seconds(2)
+    while ContinuousClock.now < deadline, groups.contains(where: { kill(-$0, 0) == 0 }) { usleep(20_000) }
+    for group in groups { kill(-group, SIGKILL) }
     adopted.withLock { pids in
       for pid in pids { kill(pid, SIGKILL) }
     }
@@ -101,8 +107,7 @@ public enum Subprocess {
     tick: (() -> Void)? = nil,
     files: [Int32: String] = [:]
   ) throws -> ProcessOutcome {
-    let scratch = TemporaryFolder.shared.url.appendingPathComponent("process-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    let scratch = try TemporaryFolder.shared.makeFolder("process")
     defer { try? FileManager.default.removeItem(at: scratch) }
     let outPath = scratch.appendingPathComponent("stdout").path
     let errPath = scratch.appendingPathComponent("stderr").path

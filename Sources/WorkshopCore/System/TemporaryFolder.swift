@@ -22,7 +22,9 @@ public final class TemporaryFolder: Sendable {
   /// A new, empty folder inside this one.
   public func makeFolder(_ prefix: String) throws -> URL {
     let folder = url.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    // Not its parents: once the run's folder is removed, at an interrupt,
+    // nothing makes it again.
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
     return folder
   }
 
