@@ -5,5 +5,6 @@ import WorkshopCore
 // temporary folder; so does a normal exit.
 Interrupts.install()
 let status = Workshop().run(Array(CommandLine.arguments.dropFirst()))
+Interrupts.waitIfStopping()
 TemporaryFolder.shared.remove()
 exit(status)

@@ -41,9 +41,11 @@ public struct Workshop {
           FileHandle.standardError.write(Data("\r\u{1B}[K\(text)…".utf8))
         }
       }
+      // Once the runner is stopping for Ctrl-C, results of killed checks are
+      // not results: nothing more is printed.
       return Console(
-        out: { print($0) },
-        err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
+        out: { if !Interrupts.isStopping { print($0) } },
+        err: { if !Interrupts.isStopping { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } },
         status: status)
     }
 

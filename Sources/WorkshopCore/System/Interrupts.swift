@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -14,12 +15,26 @@ public enum Interrupts {
   /// Kept alive for the life of the process.
   nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
+  /// The signal being handled, 0 for none.
+  private static let received = Atomic<Int32>(0)
+
+  /// Whether the runner is stopping for a signal: it prints nothing more.
+  public static var isStopping: Bool { received.load(ordering: .acquiring) != 0 }
+
+  /// Returns unless the runner is stopping for a signal; then waits for the
+  /// handler to end the process, so that work that finished meanwhile can
+  /// neither exit with its own status nor skip the clean-up.
+  public static func waitIfStopping() {
+    while isStopping { sleep(60) }
+  }
+
   /// Installs the handlers; call once, before starting any process.
   public static func install() {
     for signalNumber in [SIGINT, SIGTERM] {
       signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
       source.setEventHandler {
+        received.store(signalNumber, ordering: .releasing)
         Subprocess.killAll()
         TemporaryFolder.shared.remove()
         // Erase a half-drawn status line on a terminal.
