@@ -124,8 +124,6 @@ public enum EventStream {
     /// the run's end, a second start or end of a check. Something else wrote
     /// to the stream.
     public var isTampered = false
-    /// The checks in the order they started.
-    public var startOrder: [String] = []
 
     public init() {}
   }
