@@ -144,11 +144,7 @@ public enum EventStream {
       // Parameterized checks and exit tests report test cases; grade per check.
       switch event.kind {
       case "testStarted":
-        if summary.started.insert(id).inserted {
-          summary.startOrder.append(id)
-        } else {
-          summary.isTampered = true
-        }
+        if !summary.started.insert(id).inserted { summary.isTampered = true }
       case "testEnded":
         if !summary.ended.insert(id).inserted { summary.isTampered = true }
       case "testSkipped":
