@@ -55,19 +55,13 @@ private struct FakeSDK: LegacyProfileSDK {
         events.record(doneCallingBack)
       }
     case .racingOnSeparateThreads:
-      let start = DispatchGroup()
-      let done = DispatchGroup()
-      start.enter()
-      for callback in callbacks {
-        done.enter()
-        Thread.detachNewThread {
-          start.wait()
-          deliver(callback)
-          done.leave()
-        }
-      }
-      done.notify(queue: .global()) { events.record(doneCallingBack) }
-      start.leave()
+      // Recorded before the threads start: a thread that took the event log's
+      // lock between the two calls would order them, and hide a data race
+      // from ThreadSanitizer.
+      events.record("SDK calls back on \(callbacks.count) threads at once: \(callbacks)")
+      SeparateThreads.start(
+        callbacks.map { callback in { completion(callback.profile, callback.error) } },
+        whenAllReturned: { events.record(doneCallingBack) })
     }
     events.record("SDK fetchProfile returned")
   }
@@ -181,16 +175,21 @@ struct ContinuationsTests {
     }
   }
 
-  @Test("Survives two callbacks racing on two threads, 200 times in a row")
+  // Graded under ThreadSanitizer too (curriculum.json: raceChecked): two
+  // threads that reach the once-guard with nothing ordering them are a data
+  // race whichever comes first, so a guard without a lock fails every run,
+  // not only when the two callbacks happen to overlap.
+  @Test("Two callbacks racing on two threads resume it once, with no data race")
   func racingCallbacks() async {
     await #expect(
       processExitsWith: .success,
       """
       The app must survive two callbacks arriving at the same moment on two threads. \
-      It crashed instead: two threads both resumed the continuation.
+      The process ended instead: two threads both resumed the continuation, or \
+      ThreadSanitizer found them touching the same state without a lock.
       """
     ) {
-      for _ in 1...200 {
+      for _ in 1...SeparateThreads.rounds {  // See `rounds` for why more than one.
         let events = EventLog()
         let outcome = try await fetch(
           [Callback(profile: ada), Callback(error: offline)], delivery: .racingOnSeparateThreads,
@@ -198,6 +197,7 @@ struct ContinuationsTests {
         try events.require(
           outcome == .profile(ada) || outcome == .sdkError(offline),
           "One of the two callbacks decides the result", actual: "\(outcome)")
+        try await events.waitForEvent("both callbacks to return") { $0 == doneCallingBack }
       }
     }
   }

@@ -66,6 +66,12 @@ private final class FakeUserSDK: UserSDK, Sendable {
     }
   }
 
+  /// Operation `index`'s completion handler, to call from a thread of the check's.
+  func completion(of index: Int) -> @Sendable (Result<User, any Error>) -> Void {
+    let completion = fetches.withLock { $0[index].completion }
+    return { completion($0) }
+  }
+
   /// Calls back for operation `index` on a new thread; returns once it has.
   func callBack(
     _ index: Int, with result: Result<User, SDKError>, sourceLocation: SourceLocation = #_sourceLocation
@@ -185,7 +191,9 @@ struct CancellableBridgesTests {
       events.expect(
         try await outcome(of: caller, events: events), equals: "returned User(42, Ada)",
         "The value delivered first is returned")
-      events.expect(sdk.cancels(of: 0), equals: 0, "A finished operation is not cancelled")
+      // Whether the late cancel still reaches the finished operation depends
+      // on whether the caller's task had left the cancellation handler yet;
+      // cancelling a finished SDK operation does nothing, so either is fine.
     }
   }
 
@@ -212,31 +220,31 @@ struct CancellableBridgesTests {
     }
   }
 
-  @Test("Callback and cancel racing, 1,000 times: one result each time, never a crash")
+  // Graded under ThreadSanitizer too (curriculum.json: raceChecked): the
+  // callback and the cancel reach the bridge's state from two threads with
+  // nothing ordering them, so state kept without a lock is a data race in
+  // every run, whichever side comes first.
+  @Test("A callback and a cancel racing on two threads: one result, no crash, no data race")
   func racingCallbackAndCancel() async {
     await #expect(
       processExitsWith: .success,
       """
       The app must survive a callback and a cancel arriving at the same moment. \
-      It crashed instead: both resumed the continuation.
+      The process ended instead: both resumed the continuation, or ThreadSanitizer \
+      found them touching the same state without a lock.
       """
     ) {
-      for _ in 1...1000 {
+      for _ in 1...SeparateThreads.rounds {
         let events = EventLog()
         let sdk = FakeUserSDK(events: events)
         let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
         try await sdk.waitForFetch(0)
-        let start = DispatchGroup()
-        start.enter()
-        Thread.detachNewThread {
-          start.wait()
-          caller.cancel()
-          events.record("cancel sent")
-        }
-        let callback = Task { try await sdk.callBack(0, with: .success(ada)) }
-        start.leave()
-        try await callback.value
-        try await events.waitForEvent("the cancel to be sent") { $0 == "cancel sent" }
+        let completion = sdk.completion(of: 0)
+        // Recorded before the threads start: neither may take the event log's
+        // lock before its call, or that lock would order the two calls.
+        events.record("the SDK calls back and the caller is cancelled at once, on two threads")
+        await SeparateThreads.run([{ completion(.success(ada)) }, { caller.cancel() }])
+        events.record("both threads are done")
         let result = try await outcome(of: caller, events: events)
         try events.require(
           result == "returned User(42, Ada)" || result == "threw CancellationError()",

@@ -14,6 +14,14 @@ public struct Build: Sendable {
   /// Why each chapter left out of the build was left out: its first compiler
   /// errors, or the file that cannot be in a chapter.
   public var brokenChapters: [Int: [String]]
+  /// The sanitizer the product was built with, if any.
+  public var sanitizer: Sanitizer? = nil
+}
+
+/// A sanitizer a build can be instrumented with.
+public enum Sanitizer: String, Sendable {
+  /// ThreadSanitizer: reports data races in the checks that run.
+  case thread
 }
 
 /// Builds a variant with SwiftPM: leaves out the chapters that cannot build so
@@ -22,17 +30,24 @@ public struct Build: Sendable {
 public struct Builder: Sendable {
   public var workspace: Workspace
   public var variant: Variant
+  /// The sanitizer to build with; its build has a scratch folder of its own.
+  public var sanitizer: Sanitizer?
+  /// Chapters this build leaves out on purpose (a sanitizer build holds only
+  /// the chapters graded with it).
+  public var leftOut: Set<Int>
   /// The environment builds run in (the runner's own temporary folder).
   public var environment: [String: String]
   /// Called with short progress lines ("Building 12/40").
   public var progress: (@Sendable (String) -> Void)?
 
   public init(
-    workspace: Workspace, variant: Variant, environment: [String: String],
-    progress: (@Sendable (String) -> Void)? = nil
+    workspace: Workspace, variant: Variant, sanitizer: Sanitizer? = nil, leftOut: Set<Int> = [],
+    environment: [String: String], progress: (@Sendable (String) -> Void)? = nil
   ) {
     self.workspace = workspace
     self.variant = variant
+    self.sanitizer = sanitizer
+    self.leftOut = leftOut
     self.environment = environment
     self.progress = progress
   }
@@ -52,7 +67,7 @@ public struct Builder: Sendable {
     if !force, let last, last.isComplete, last.inputs == files.mapValues(\.hash),
       let product = try? launcher.product(in: debugFolder), last.product == Fingerprint.identity(of: product)
     {
-      return Build(product: product, launcher: launcher, brokenChapters: [:])
+      return Build(product: product, launcher: launcher, brokenChapters: [:], sanitizer: sanitizer)
     }
     invalidate(modules: Fingerprint.modulesSwiftPMWouldMiss(between: last?.files ?? [:], and: files))
 
@@ -67,7 +82,7 @@ public struct Builder: Sendable {
           files: files, product: Fingerprint.identity(of: product), isComplete: broken.isEmpty
         )
         .save(to: recordFile)
-        return Build(product: product, launcher: launcher, brokenChapters: broken)
+        return Build(product: product, launcher: launcher, brokenChapters: broken, sanitizer: sanitizer)
       }
       let newlyBroken = try attribute(outcome, alreadyBroken: broken)
       broken.merge(newlyBroken) { old, _ in old }
@@ -81,7 +96,7 @@ public struct Builder: Sendable {
   func precheck() -> [Int: [String]] {
     var broken: [Int: [String]] = [:]
     let files = FileManager.default
-    for chapter in workspace.curriculum.chapters {
+    for chapter in workspace.curriculum.chapters where !leftOut.contains(chapter.number) {
       let folder = workspace.codeFolder(chapter, variant)
       var isFolder: ObjCBool = false
       guard files.fileExists(atPath: workspace.url(folder).path, isDirectory: &isFolder), isFolder.boolValue
@@ -156,7 +171,7 @@ public struct Builder: Sendable {
   {
     let output = outcome.standardOutput + "\n" + outcome.standardError
     let errors = Diagnostics.compilerErrors(in: output)
-    let known = Set(workspace.curriculum.chapters.map(\.number))
+    let known = Set(workspace.curriculum.chapters.map(\.number)).subtracting(leftOut)
     var found: [Int: [String]] = [:]
     for error in errors {
       guard let number = Diagnostics.chapterNumber(ofPath: error.path), known.contains(number),
@@ -170,7 +185,9 @@ public struct Builder: Sendable {
       errors.isEmpty
       ? Self.tail(of: output, lines: 12)
       : errors.prefix(5).map { workspace.relativize($0.text) }.joined(separator: "\n")
-    let candidates = workspace.curriculum.chapters.map(\.number).filter { broken[$0] == nil }
+    let candidates = workspace.curriculum.chapters.map(\.number).filter {
+      broken[$0] == nil && !leftOut.contains($0)
+    }
     // Does the build succeed without any chapter? If not, the fault is outside them.
     guard !candidates.isEmpty, try swiftBuild(skipping: Set(known)).succeeded else {
       throw GradingError(description: "the build failed outside any chapter (\(variant.rawValue)):\n\(shown)")
@@ -199,7 +216,8 @@ public struct Builder: Sendable {
     environment["WORKSHOP_SOLUTIONS"] = variant == .solutions ? "1" : nil
     // The learner's build leaves the runner and its tests out; the solutions
     // build keeps them, for `verify` runs the tooling's tests from it.
-    environment["WORKSHOP_GRADING"] = variant == .chapters ? "1" : nil
+    environment["WORKSHOP_GRADING"] = variant == .chapters || sanitizer != nil ? "1" : nil
+    let skipped = skipped.union(leftOut)
     environment["WORKSHOP_SKIP"] =
       skipped.isEmpty ? nil : skipped.sorted().map(String.init).joined(separator: ",")
     // A temporary folder of the build's own, the same every time: SwiftPM
@@ -207,7 +225,7 @@ public struct Builder: Sendable {
     // would cost a manifest evaluation (about a second) every build. What
     // the build leaves there is removed after it; builds in one scratch
     // folder never overlap (SwiftPM locks it).
-    let temporary = workspace.scratchPath(for: variant).appendingPathComponent("tmp")
+    let temporary = scratchPath.appendingPathComponent("tmp")
     try? FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
     environment["TMPDIR"] = temporary.path
     let before = Set((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [])
@@ -217,10 +235,11 @@ public struct Builder: Sendable {
         try? FileManager.default.removeItem(at: temporary.appendingPathComponent(item))
       }
     }
-    let arguments = [
-      "build", "--build-tests", "--package-path", workspace.root.path,
-      "--scratch-path", workspace.scratchPath(for: variant).path, "-Xswiftc", "-gnone",
+    var arguments = [
+      "build", "--build-tests", "--package-path", workspace.root.path, "--scratch-path", scratchPath.path,
     ]
+    // Race reports need line numbers; plain builds skip debug info to link faster.
+    arguments += sanitizer.map { ["--sanitize=\($0.rawValue)"] } ?? ["-Xswiftc", "-gnone"]
     let progress = self.progress
     return try Subprocess.run(
       "swift", arguments, environment: environment, timeout: 30 * 60,
@@ -247,14 +266,23 @@ public struct Builder: Sendable {
     }
   }
 
+  /// This build's scratch folder: one per variant and sanitizer, so that
+  /// switching never rebuilds everything.
+  var scratchPath: URL {
+    let plain = workspace.scratchPath(for: variant)
+    guard let sanitizer else { return plain }
+    return plain.deletingLastPathComponent().appendingPathComponent(
+      plain.lastPathComponent + "-" + sanitizer.rawValue)
+  }
+
   /// The folder SwiftPM links this variant's products into.
   private var debugFolder: URL {
-    workspace.scratchPath(for: variant).appendingPathComponent("debug")
+    scratchPath.appendingPathComponent("debug")
   }
 
   /// What the last complete build was built from.
   private var recordFile: URL {
-    workspace.scratchPath(for: variant).appendingPathComponent("workshop-inputs.json")
+    scratchPath.appendingPathComponent("workshop-inputs.json")
   }
 
   /// The last `[12/40]` step in SwiftPM's output.

@@ -31,10 +31,13 @@ public struct Curriculum: Codable, Sendable, Equatable {
     public var hints: [String]
     /// The display names of the checks the starter fails, as shipped.
     public var starterFails: [String]
+    /// Whether the checks must also pass under ThreadSanitizer, with no race
+    /// reported, for the chapter to be done.
+    public var raceChecked: Bool
 
     public init(
       number: Int, name: String, title: String, summary: String, files: [String],
-      hints: [String], starterFails: [String]
+      hints: [String], starterFails: [String], raceChecked: Bool = false
     ) {
       self.number = number
       self.name = name
@@ -43,6 +46,24 @@ public struct Curriculum: Codable, Sendable, Equatable {
       self.files = files
       self.hints = hints
       self.starterFails = starterFails
+      self.raceChecked = raceChecked
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case number, name, title, summary, files, hints, starterFails, raceChecked
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      self.init(
+        number: try container.decode(Int.self, forKey: .number),
+        name: try container.decode(String.self, forKey: .name),
+        title: try container.decode(String.self, forKey: .title),
+        summary: try container.decode(String.self, forKey: .summary),
+        files: try container.decode([String].self, forKey: .files),
+        hints: try container.decode([String].self, forKey: .hints),
+        starterFails: try container.decode([String].self, forKey: .starterFails),
+        raceChecked: try container.decodeIfPresent(Bool.self, forKey: .raceChecked) ?? false)
     }
 
     /// The two-digit number, as in folder names: `04`.

@@ -37,6 +37,20 @@ public struct ChapterReport: Sendable {
     case crashed = "crashed"
     case timedOut = "timed out"
     case noChecks = "no checks ran"
+    /// Every check passes, but the ThreadSanitizer pass could not run.
+    case raceCheckNotRun = "race check not run"
+  }
+
+  /// Where a race-checked chapter's ThreadSanitizer pass is.
+  public enum RaceCheck: Sendable, Equatable {
+    /// It runs once every check passes.
+    case waiting
+    /// Every check passed again under ThreadSanitizer, with no report.
+    case clean
+    /// Under ThreadSanitizer, a check failed: the checks say which and why.
+    case failed
+    /// It could not run here; the reason, in one line.
+    case notRun(String)
   }
 
   public var chapter: Curriculum.Chapter
@@ -47,6 +61,8 @@ public struct ChapterReport: Sendable {
   public var crash: String?
   /// The time limit, in seconds, when a check did not finish within it.
   public var timeLimit: Double?
+  /// The ThreadSanitizer pass, for a chapter `curriculum.json` marks `raceChecked`.
+  public var raceCheck: RaceCheck?
 
   public init(
     chapter: Curriculum.Chapter, checks: [CheckResult] = [], compileErrors: [String] = [],
@@ -67,13 +83,17 @@ public struct ChapterReport: Sendable {
     if timeLimit != nil { return .timedOut }
     if crash != nil { return .crashed }
     if checks.isEmpty { return .noChecks }
-    if failing.isEmpty { return .done }
+    if failing.isEmpty {
+      if case .notRun? = raceCheck { return .raceCheckNotRun }
+      return .done
+    }
     if Set(failing.map(\.name)) == Set(chapter.starterFails) { return .notStarted }
     return .inProgress
   }
 
   /// The names of the checks that did not pass, for comparing runs.
   public var signature: String {
-    "\(state.rawValue): " + checks.map { "\($0.name)=\($0.status.rawValue)" }.joined(separator: "; ")
+    "\(state.rawValue)\(raceCheck.map { " (TSan \($0))" } ?? ""): "
+      + checks.map { "\($0.name)=\($0.status.rawValue)" }.joined(separator: "; ")
   }
 }

@@ -74,6 +74,17 @@ public struct Grader: Sendable {
     .build(force: force)
   }
 
+  /// Builds, with ThreadSanitizer, the chapters `curriculum.json` marks
+  /// `raceChecked`, in a scratch folder of their own (see ``Builder``).
+  public func raceBuild() throws -> Build {
+    let leftOut = Set(workspace.curriculum.chapters.filter { !$0.raceChecked }.map(\.number))
+    return try Builder(
+      workspace: workspace, variant: variant, sanitizer: .thread, leftOut: leftOut,
+      environment: Self.childEnvironment, progress: progress
+    )
+    .build()
+  }
+
   /// Grades every chapter (or those given) and returns their reports in course order.
   public func grade(_ chapters: [Curriculum.Chapter]? = nil) throws -> [ChapterReport] {
     // Finding the sandbox starts one: do it while SwiftPM builds.
@@ -105,6 +116,7 @@ public struct Grader: Sendable {
       progress?("Grading \(count)/\(pending.count)")
       return report
     }
+    let checked = raceCheck(reports)
     // Without a sandbox, code under test can write anywhere: a grade made
     // while the checks changed is no grade.
     let now = Fingerprint.ofCourse(workspace)
@@ -117,7 +129,81 @@ public struct Grader: Sendable {
           Code under test wrote them. Restore them (git checkout -- \(changed[0])) and run again.
           """)
     }
+    return checked
+  }
+
+  // MARK: - The ThreadSanitizer pass
+
+  /// Runs again, under ThreadSanitizer, the checks of every race-checked
+  /// chapter whose checks all pass, and folds what it finds into the reports.
+  ///
+  /// It waits for the plain checks: instrumented code builds and runs several
+  /// times slower, and a chapter whose checks fail is not done either way.
+  func raceCheck(_ reports: [ChapterReport]) -> [ChapterReport] {
+    var reports = reports
+    let ready = reports.indices.filter { index in
+      let report = reports[index]
+      guard report.chapter.raceChecked else { return false }
+      reports[index].raceCheck = .waiting
+      return report.state == .done
+    }
+    guard !ready.isEmpty else { return reports }
+    progress?("Checking for data races")
+    let build: Build
+    let expected: [ExpectedCheck]
+    do {
+      build = try raceBuild()
+      expected = try TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox).listChecks()
+    } catch {
+      let reason = "the ThreadSanitizer build failed: \(firstLine(of: "\(error)"))"
+      for index in ready { reports[index].raceCheck = .notRun(reason) }
+      return reports
+    }
+    let candidates = ready.map { reports[$0] }
+    let results = concurrentMap(candidates, width: 2) { report -> ChapterReport in
+      if let errors = build.brokenChapters[report.chapter.number] {
+        var report = report
+        report.raceCheck = .notRun(
+          "it does not build with ThreadSanitizer: \(firstLine(of: errors.first ?? ""))")
+        return report
+      }
+      let prefix = report.chapter.testModule + "."
+      let sanitized = grade(
+        report.chapter, expecting: expected.filter { $0.id.hasPrefix(prefix) }, build: build)
+      return Self.merge(report, sanitized: sanitized)
+    }
+    for (index, report) in zip(ready, results) { reports[index] = report }
     return reports
+  }
+
+  /// A chapter's report with its ThreadSanitizer run folded in: a check that
+  /// failed there fails, with what ThreadSanitizer found.
+  static func merge(_ plain: ChapterReport, sanitized: ChapterReport) -> ChapterReport {
+    var report = plain
+    let byID = Dictionary(sanitized.checks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    var failed = sanitized.checks.isEmpty || sanitized.crash != nil || sanitized.timeLimit != nil
+    for index in report.checks.indices {
+      guard let check = byID[report.checks[index].id] else {
+        failed = true
+        continue
+      }
+      guard check.status != .passed, check.status != .skipped else { continue }
+      failed = true
+      report.checks[index].status = check.status == .interrupted ? .interrupted : .failed
+      // Race reports say what they are; anything else that failed only in
+      // the instrumented build says where it failed.
+      let races = check.issues.filter { $0.hasPrefix(RaceReport.headline) }
+      report.checks[index].issues =
+        races.isEmpty ? check.issues.map { "Under ThreadSanitizer (the race-check build):\n" + $0 } : races
+    }
+    if failed, report.failing.isEmpty {
+      // Not one check to pin it on: the whole run went wrong.
+      report.raceCheck = .notRun(
+        firstLine(of: sanitized.crash ?? "the checks did not finish under ThreadSanitizer"))
+    } else {
+      report.raceCheck = failed ? .failed : .clean
+    }
+    return report
   }
 
   /// Grades one chapter whose build holds `checks`.
@@ -132,8 +218,9 @@ public struct Grader: Sendable {
     let whole = runner.run(
       filter: "^" + NSRegularExpression.escapedPattern(for: chapter.testModule + "."),
       timeLimit: timeLimit / 2)
-    // An issue no check owns is pinned on one by running each check alone.
-    if whole.isComplete && whole.summary.unattributedIssues.isEmpty {
+    // An issue no check owns, or a race report, is pinned on one check by
+    // running each check alone.
+    if whole.isComplete && whole.summary.unattributedIssues.isEmpty && whole.races.isEmpty {
       return ChapterReport(
         chapter: chapter,
         checks: checks.map {
@@ -166,11 +253,19 @@ public struct Grader: Sendable {
         filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: seconds)
       if alone.isComplete {
         var checked = result(of: check, in: alone.summary, otherwise: "the run never reported this check")
-        // Alone, an issue recorded outside any check is this check's.
+        // Alone, an issue recorded outside any check is this check's, and
+        // so is every race ThreadSanitizer reported.
         if !alone.summary.unattributedIssues.isEmpty, checked.status == .passed || checked.status == .failed {
           checked.status = .failed
           checked.issues += alone.summary.unattributedIssues.map {
             "Recorded outside the check (on another thread or queue, or after it ended):\n" + $0
+          }
+        }
+        if !alone.races.isEmpty, checked.status == .passed || checked.status == .failed {
+          checked.status = .failed
+          let folders = [workspace.codeFolder(chapter, variant)]
+          checked.issues += Self.distinct(alone.races).map {
+            $0.explanation(codeFolders: folders, workspace: workspace)
           }
         }
         return (checked, .complete)
@@ -202,6 +297,15 @@ public struct Grader: Sendable {
     return report
   }
 
+  /// Reports of different races: the same pair of places once.
+  static func distinct(_ races: [RaceReport]) -> [RaceReport] {
+    var seen = Set<String>()
+    return races.filter { race in
+      let key = race.kind + race.accesses.map { "\($0.verb)@\($0.frames.first?.function ?? "")" }.joined()
+      return seen.insert(key).inserted
+    }.prefix(3).map { $0 }
+  }
+
   /// How a check's run alone went.
   private enum Outcome: Equatable {
     case complete, timedOut, notRun
@@ -227,6 +331,11 @@ public struct Grader: Sendable {
     return CheckResult(
       id: check.id, name: check.name, status: issues.isEmpty ? .passed : .failed, issues: issues)
   }
+}
+
+/// The first line of `text`.
+func firstLine(of text: String) -> String {
+  text.split(separator: "\n").first.map(String.init) ?? text
 }
 
 /// `transform` applied to every element, at most `width` at a time, on plain

@@ -32,7 +32,7 @@ public struct Report: Sendable {
       let checks = report.checks.isEmpty ? "–" : "\(report.passed)/\(report.checks.count)"
       lines.append(
         "  " + pad(report.chapter.paddedNumber, 4) + pad(report.chapter.title, titleWidth + 2)
-          + pad(checks, 9) + state(report.state))
+          + pad(checks, 9) + state(report.state) + raceNote(report))
     }
     let done = reports.filter { $0.state == .done }.count
     let passed = reports.reduce(0) { $0 + $1.passed }
@@ -66,6 +66,10 @@ public struct Report: Sendable {
       }
     case .timedOut:
       lines.append("  Its checks did not finish within \(Int(report.timeLimit ?? 0)) s.")
+    case .raceCheckNotRun:
+      if case .notRun(let reason)? = report.raceCheck {
+        lines.append("  Every check passes, but the race check could not run: \(reason).")
+      }
     default:
       if let check = report.failing.first {
         lines.append("  " + style.mark(false) + " " + check.name)
@@ -121,6 +125,10 @@ public struct Report: Sendable {
         }
       }
     }
+    if let line = raceLine(report) {
+      lines.append("")
+      lines.append(line)
+    }
     if report.crash != nil || report.timeLimit != nil {
       lines.append("")
       lines.append(
@@ -167,7 +175,31 @@ public struct Report: Sendable {
     case .done: style.green("done ✓")
     case .inProgress: style.yellow("in progress")
     case .notStarted: "not started"
-    case .doesNotCompile, .crashed, .timedOut, .noChecks: style.red(state.rawValue)
+    case .doesNotCompile, .crashed, .timedOut, .noChecks, .raceCheckNotRun: style.red(state.rawValue)
+    }
+  }
+
+  /// What the table adds for a race-checked chapter: where its ThreadSanitizer pass is.
+  private func raceNote(_ report: ChapterReport) -> String {
+    switch report.raceCheck {
+    case nil, .notRun?: ""
+    case .waiting?: style.dim(" · TSan once all pass")
+    case .clean?: style.dim(" · TSan: no race")
+    case .failed?: style.red(" · fails under TSan")
+    }
+  }
+
+  /// The line `check` prints under a race-checked chapter's checks.
+  private func raceLine(_ report: ChapterReport) -> String? {
+    switch report.raceCheck {
+    case nil: nil
+    case .waiting?:
+      style.dim(
+        "Once every check passes, they run again under ThreadSanitizer: the chapter is done when it finds no data race."
+      )
+    case .clean?: style.mark(true) + " No data race: every check passed again under ThreadSanitizer."
+    case .failed?: style.mark(false) + " Under ThreadSanitizer, the checks marked ✗ above failed."
+    case .notRun(let reason)?: style.mark(false) + " The race check could not run: \(reason)."
     }
   }
 

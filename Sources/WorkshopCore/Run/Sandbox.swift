@@ -12,7 +12,7 @@ import Foundation
 public struct Sandbox: Sendable, Equatable {
   /// The limits a sandboxed test process runs under.
   public struct Limits: Sendable, Equatable {
-    /// Address space, in bytes.
+    /// Address space, in bytes; `Int.max` for none.
     public var memory: Int = 8 << 30
     /// Processes and threads it may add to those its user already runs:
     /// Linux counts threads too, per user, and the sandboxes of every chapter
@@ -101,7 +101,8 @@ public struct Sandbox: Sendable, Equatable {
       processLimit = Self.userProcesses + limits.processes
     }
     arguments += [
-      "prlimit", "--as=\(limits.memory)", "--nproc=\(processLimit)", "--fsize=\(limits.fileSize)", "--",
+      "prlimit", "--as=\(limits.memory == .max ? "unlimited" : String(limits.memory))",
+      "--nproc=\(processLimit)", "--fsize=\(limits.fileSize)", "--",
       command.executable,
     ]
     return TestLauncher.Command(

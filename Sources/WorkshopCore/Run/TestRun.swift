@@ -20,12 +20,16 @@ public struct TestRun: Sendable {
     public var standardError: String
     /// Why the process could not start, if it could not.
     public var startError: String?
+    /// What ThreadSanitizer reported, in a sanitized build.
+    public var races: [RaceReport] = []
 
     /// Whether the run finished: it reported its own end, then exited as
-    /// Swift Testing does (0 when every check passed, 1 when one failed).
+    /// Swift Testing does (0 when every check passed, 1 when one failed), or
+    /// as ThreadSanitizer does after a report it wrote.
     public var isComplete: Bool {
       summary.runEnded && !summary.isTampered && !timedOut
-        && (termination == .exited(0) || termination == .exited(1))
+        && (termination == .exited(0) || termination == .exited(1)
+          || (termination == .exited(RaceReport.exitCode) && !races.isEmpty))
     }
 
     /// Why the run did not finish, in words, with the runtime's own message.
@@ -41,6 +45,8 @@ public struct TestRun: Sendable {
       let what: String
       switch termination {
       case .signaled(let signal)?: what = "the process was killed by \(signalName(signal))"
+      case .exited(RaceReport.exitCode)? where summary.runEnded && races.isEmpty:
+        what = "ThreadSanitizer reported a problem, but its report is gone: something deleted it"
       case .exited(let code)?: what = "the process exited with status \(code) before its checks finished"
       case nil: what = "the process never started"
       }
@@ -66,9 +72,19 @@ public struct TestRun: Sendable {
   ) throws -> ProcessOutcome {
     var environment = self.environment
     environment["NO_COLOR"] = "1"
+    if build.sanitizer == .thread {
+      environment["TSAN_OPTIONS"] = RaceReport.options(log: folder.appendingPathComponent("races").path)
+      // Instrumented code runs several times slower: the kit waits longer
+      // before it calls a step hung. Correct code never comes near either bound.
+      let bound = Double(environment["WORKSHOP_HANG_BOUND"] ?? "") ?? 1
+      environment["WORKSHOP_HANG_BOUND"] = String(max(bound, 5))
+    }
     let command = build.launcher.command(
       product: build.product, arguments: arguments, environment: environment)
-    if let sandbox {
+    if var sandbox {
+      // ThreadSanitizer reserves terabytes of address space for its shadow
+      // memory: the memory limit would stop it before it starts.
+      if build.sanitizer == .thread { sandbox.limits.memory = Int.max }
       return try sandbox.run(command, shared: folder, timeLimit: timeLimit, tick: tick)
     }
     // Unsandboxed, a shell stands between the grader and the test process,
@@ -118,6 +134,14 @@ public struct TestRun: Sendable {
       outcome.startError = "\(error)"
     }
     outcome.summary = EventStream.summary(of: EventStream.records(fromJSONLines: stream.text))
+    if build.sanitizer == .thread {
+      // One log per process (`races.<pid>`): the checks' and any exit test's.
+      let logs = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+      for name in logs.sorted() where name.hasPrefix("races.") {
+        let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+        outcome.races += RaceReport.parse(text)
+      }
+    }
     return outcome
   }
 

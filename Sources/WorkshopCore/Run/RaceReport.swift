@@ -1,0 +1,217 @@
+import Foundation
+
+/// One ThreadSanitizer report, read from the log it writes, and told in plain
+/// words: what the two threads did, to which variable, where in the
+/// learner's code.
+public struct RaceReport: Sendable, Equatable {
+  /// One of the two conflicting accesses.
+  public struct Access: Sendable, Equatable {
+    /// "read", "wrote", "changed" (a Swift inout access)...
+    public var verb: String
+    /// "T5", or "the main thread".
+    public var thread: String
+    /// The stack, innermost first.
+    public var frames: [Frame]
+  }
+
+  /// One stack frame: a function and, when known, its source position.
+  public struct Frame: Sendable, Equatable {
+    public var function: String
+    public var file: String?
+    public var line: Int?
+    public var column: Int?
+  }
+
+  /// The report's kind as ThreadSanitizer names it: "data race", "Swift access race".
+  public var kind: String
+  /// The current access and the previous one, when the report has both.
+  public var accesses: [Access]
+  /// The report as ThreadSanitizer wrote it, without build IDs.
+  public var raw: String
+
+  /// The ThreadSanitizer options a test process runs with: keep going after a
+  /// report, write reports to `log` (one file per process, `log.<pid>`), and
+  /// exit with ``exitCode`` when there was one.
+  public static func options(log: String) -> String {
+    "halt_on_error=0:exitcode=\(exitCode):history_size=4:log_path=\(log)"
+  }
+
+  /// How every explanation starts.
+  public static let headline = "Data race (ThreadSanitizer)"
+
+  /// The exit status of a process in which ThreadSanitizer reported something.
+  public static let exitCode: Int32 = 66
+
+  /// Every report in a ThreadSanitizer log.
+  public static func parse(_ log: String) -> [RaceReport] {
+    var reports: [RaceReport] = []
+    let separator = "=================="
+    for block in log.components(separatedBy: separator + "\n") {
+      guard let warning = block.range(of: "WARNING: ThreadSanitizer: ") else { continue }
+      let kindLine = block[warning.upperBound...].prefix { $0 != "\n" }
+      let kind = kindLine.components(separatedBy: " (pid=").first ?? String(kindLine)
+      var accesses: [Access] = []
+      var current: Access?
+      for line in block.split(separator: "\n") {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        if let access = Self.access(from: text) {
+          if let current { accesses.append(current) }
+          current = access
+        } else if text.hasPrefix("#"), current != nil {
+          current?.frames.append(Self.frame(from: text))
+        } else if !text.hasPrefix("#") && !text.isEmpty && current != nil && !line.hasPrefix("    ") {
+          accesses.append(current!)
+          current = nil
+        }
+      }
+      if let current { accesses.append(current) }
+      let raw = block.replacingOccurrences(of: separator, with: "")
+        .replacing(#/ \(BuildId: [0-9a-f]+\)/#, with: "")
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+      reports.append(RaceReport(kind: kind, accesses: Array(accesses.prefix(2)), raw: raw))
+    }
+    return reports
+  }
+
+  /// "Write of size 1 at 0x… by thread T5:" and its kin.
+  private static func access(from line: String) -> Access? {
+    let pattern =
+      /^(?:Previous )?(?<what>(?:[Aa]tomic )?(?:[Rr]ead|[Ww]rite)|Modifying access|Read access)(?: of size \d+| of Swift variable)? at 0x[0-9a-f]+ by (?<thread>main thread|thread T\d+)/
+    guard let match = line.firstMatch(of: pattern) else { return nil }
+    let what = match.output.what.lowercased()
+    let verb =
+      what.contains("modifying") ? "changed" : what.contains("write") ? "wrote" : "read"
+    let thread = match.output.thread == "main thread" ? "the main thread" : String(match.output.thread)
+    return Access(verb: verb, thread: thread, frames: [])
+  }
+
+  /// "#0 symbol /path/File.swift:74:8 (binary+0x…)".
+  private static func frame(from line: String) -> Frame {
+    let parts = line.split(separator: " ", maxSplits: 2)
+    let function = parts.count > 1 ? String(parts[1]) : ""
+    guard parts.count > 2 else { return Frame(function: function) }
+    let location = parts[2].split(separator: " ").first.map(String.init) ?? ""
+    let pieces = location.split(separator: ":")
+    guard pieces.count >= 2, let line = Int(pieces[1]) else {
+      return Frame(function: function, file: location.hasPrefix("/") ? location : nil)
+    }
+    return Frame(
+      function: function, file: String(pieces[0]), line: line, column: pieces.count > 2 ? Int(pieces[2]) : nil
+    )
+  }
+
+  /// The first frame of `access` in the given code folders (the learner's),
+  /// else in the workspace, else the first with a file.
+  func place(of access: Access, preferring folders: [String], in workspace: Workspace) -> Frame? {
+    let located = access.frames.filter { $0.file != nil && $0.line != nil }
+    let relative = { (frame: Frame) in workspace.relativize(frame.file ?? "") }
+    return located.first { frame in folders.contains { relative(frame).hasPrefix($0 + "/") } }
+      ?? located.first { !relative($0).hasPrefix("/") }
+      ?? located.first
+  }
+
+  /// The report for a learner: what happened in plain words, where, then the
+  /// report itself.
+  public func explanation(codeFolders folders: [String], workspace: Workspace) -> String {
+    let places = accesses.map { place(of: $0, preferring: folders, in: workspace) }
+    let variables = places.map { $0.flatMap(Self.variable(at:)) }
+    let name = variables.compactMap { $0 }.first.map { "`\($0)`" } ?? "the same memory"
+    var lines: [String] = []
+    if accesses.count == 2 {
+      let verbs = Set(accesses.map(\.verb))
+      let headline =
+        verbs == ["wrote"] || verbs == ["changed"]
+        ? "Two threads \(accesses[0].verb) \(name) without synchronisation"
+        : "One thread \(accesses[0].verb) \(name) while another \(accesses[1].verb) it, without synchronisation"
+      lines.append("\(Self.headline): \(headline).")
+      for (access, place) in zip(accesses, places) {
+        let at = place.map { " at \(workspace.relativize($0.file ?? "")):\($0.line ?? 0)" } ?? ""
+        let function = place.map { " in \(Self.readable($0.function))" } ?? ""
+        lines.append("  \(access.thread) \(access.verb) it\(at)\(function)")
+      }
+      lines.append(
+        "Nothing orders these two accesses: guard the state with a Mutex or an actor, or make it immutable and Sendable."
+      )
+    } else {
+      lines.append("\(Self.headline): ThreadSanitizer reported a \(kind).")
+    }
+    lines.append("")
+    lines.append("ThreadSanitizer's report:")
+    lines += readableRaw(workspace: workspace).prefix(40).map { "  " + $0 }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The identifier at a frame's column, or the nearest one before it
+  /// (`count += 1` points at the operator); nil when the line is unreadable.
+  static func variable(at frame: Frame) -> String? {
+    guard let file = frame.file, let number = frame.line,
+      let text = try? String(contentsOfFile: file, encoding: .utf8)
+    else { return nil }
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    guard number >= 1, number <= lines.count else { return nil }
+    let line = Array(lines[number - 1])
+    var index = min(max((frame.column ?? 1) - 1, 0), max(line.count - 1, 0))
+    let isIdentifier = { (c: Character) in c.isLetter || c.isNumber || c == "_" }
+    while index > 0, !isIdentifier(line[index]) { index -= 1 }
+    guard index < line.count, isIdentifier(line[index]) else { return nil }
+    var start = index
+    var end = index
+    while start > 0, isIdentifier(line[start - 1]) { start -= 1 }
+    while end + 1 < line.count, isIdentifier(line[end + 1]) { end += 1 }
+    let word = String(line[start...end])
+    let keywords: Set<String> = ["if", "let", "var", "return", "self", "guard", "true", "false", "else"]
+    return keywords.contains(word) || word.first?.isNumber == true ? nil : word
+  }
+
+  /// A Swift symbol as a person reads it, when the toolchain can demangle it.
+  static func readable(_ symbol: String) -> String {
+    readable([symbol])[symbol] ?? symbol
+  }
+
+  /// Swift symbols as a person reads them, in one call of the demangler.
+  static func readable(_ symbols: [String]) -> [String: String] {
+    let mangled = Array(Set(symbols.filter { $0.hasPrefix("$s") })).sorted()
+    guard !mangled.isEmpty,
+      let outcome = try? Subprocess.run(
+        "swift", ["demangle", "--simplified", "--compact"] + mangled, timeout: 20),
+      outcome.succeeded
+    else { return [:] }
+    let lines = outcome.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(
+      String.init)
+    guard lines.count >= mangled.count else { return [:] }
+    return Dictionary(uniqueKeysWithValues: zip(mangled, lines.prefix(mangled.count)))
+  }
+
+  /// The report, shorter: demangled names, frames of compiler-generated
+  /// thunks and of the runtimes left out.
+  func readableRaw(workspace: Workspace) -> [String] {
+    let lines = workspace.relativize(raw).split(separator: "\n", omittingEmptySubsequences: false).map(
+      String.init)
+    let frames = lines.filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+    let symbols = frames.compactMap {
+      $0.trimmingCharacters(in: .whitespaces).split(separator: " ").dropFirst().first
+    }
+    .map(String.init)
+    let names = Self.readable(symbols)
+    var kept: [String] = []
+    for line in lines {
+      let text = line.trimmingCharacters(in: .whitespaces)
+      guard text.hasPrefix("#") else {
+        kept.append(line)
+        continue
+      }
+      if text.contains("<compiler-generated>") || text.contains("<null>") || text.contains("/llvm-project/") {
+        continue
+      }
+      let parts = text.split(separator: " ", maxSplits: 2).map(String.init)
+      guard parts.count == 3 else {
+        kept.append(line)
+        continue
+      }
+      let indent = String(line.prefix { $0 == " " })
+      let place = parts[2].replacing(#/ \([^)]*\+0x[0-9a-f]+\)$/#, with: "")
+      kept.append(indent + parts[0] + " " + (names[parts[1]] ?? parts[1]) + "  " + place)
+    }
+    return kept
+  }
+}
