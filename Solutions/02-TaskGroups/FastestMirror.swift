@@ -8,8 +8,10 @@
 // The fixes:
 //   1. Children return a `Result`, so one mirror's failure does not end the
 //      group: it is noted, and the loop waits for the next finisher.
-//   2. `group.cancelAll()` after the first success: the group still waits for
-//      the losers when the closure returns, but they stop right away.
+//   2. `group.cancelAll()` after the first success. It only asks the losers
+//      to stop: each one ends when its own code notices the cancellation (a
+//      well-behaved download throws `CancellationError` at once). Returning
+//      from the closure still waits for every loser to end.
 
 /// A download client that can fetch the same file from several mirrors.
 protocol MirrorClient: Sendable {

@@ -6,8 +6,11 @@
 // order; a limit below 1 is a clear error.
 //
 // The fixes:
-//   1. The limit is validated first: 0 would otherwise start nothing and
-//      return an empty array, a silent wrong answer.
+//   1. The limit is validated first: a limit below 1 throws
+//      `ResizeError.invalidConcurrencyLimit` before any work starts. Without
+//      the guard, 0 would start nothing and then trap on the first missing
+//      image (`$0!`), and a negative limit would trap on the range
+//      `0..<min(maxConcurrent, images.count)`.
 //   2. A sliding window: start `maxConcurrent` resizes, then start the next
 //      one each time one finishes. The group never holds more than the limit.
 //   3. Each child returns its index, so results land in input order.

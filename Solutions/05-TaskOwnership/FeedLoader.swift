@@ -29,6 +29,11 @@ final class FeedModel {
     self.service = service
   }
 
+  // Releasing the model cancels its load. A plain `deinit` would do here too:
+  // `loading` is a `Task` handle, which is Sendable, and `cancel()` is safe
+  // from any thread. `isolated deinit` (it runs on the main actor) is needed
+  // only to call main-actor methods such as `stop()`, or to touch non-Sendable
+  // state, from `deinit`.
   isolated deinit {
     loading?.cancel()
   }

@@ -42,6 +42,11 @@ actor Inventory {
 
     // Claim the item *before* the first suspension point.
     let remote = self.remote
+    // This closure does not use `self`, so the task is not isolated to the
+    // actor: a `Task {}` created in an actor method inherits the actor only
+    // when its closure captures `self`. The flight runs off the actor, needs
+    // no turn on it to start or to finish, and cannot touch `inFlight` or
+    // `reserved`. Mention `self` in it, and it would run on the actor.
     let flight = Task { try await remote.reserve(itemID) }
     inFlight[itemID] = flight
 

@@ -28,6 +28,9 @@ actor ImageCache {
     if let download = downloads[url] { return try await download.value }
 
     let downloader = self.downloader
+    // No `self` in this closure, so the download task is not isolated to the
+    // cache (a `Task {}` in an actor method inherits the actor only when its
+    // closure captures `self`): it runs off the actor and touches no state.
     let download = Task { try await downloader.download(url) }
     downloads[url] = download
     defer { downloads[url] = nil }

@@ -87,6 +87,11 @@ actor TokenVault {
 
   private func startFlight() -> Flight {
     let server = self.server
+    // The task's closure uses `server`, not `self`, so the task is not
+    // isolated to the vault: a `Task {}` created in an actor method inherits
+    // the actor only when its closure captures `self`. The refresh runs off
+    // the actor and cannot touch `token`, `flight` or `session`: only the
+    // waiters, back on the actor after their `await`, decide what to store.
     nextFlightID += 1
     let flight = Flight(
       id: nextFlightID, session: session, task: Task { try await server.refreshToken() })
