@@ -29,8 +29,11 @@ struct CommandTests {
 
   @Test("verify takes --repeat")
   func verify() throws {
-    #expect(try Command.parse(["verify"]) == .verify(repeatCount: 1, .init()))
-    #expect(try Command.parse(["verify", "--repeat", "50"]) == .verify(repeatCount: 50, .init()))
+    #expect(try Command.parse(["verify"]) == .verify(repeatCount: 1, fixesOf: nil, .init()))
+    #expect(
+      try Command.parse(["verify", "--repeat", "50"]) == .verify(repeatCount: 50, fixesOf: nil, .init()))
+    #expect(
+      try Command.parse(["verify", "--fixes", "06"]) == .verify(repeatCount: 1, fixesOf: "06", .init()))
   }
 
   @Test("--help and --version win over everything else")

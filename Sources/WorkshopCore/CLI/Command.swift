@@ -7,7 +7,7 @@ public enum Command: Equatable, Sendable {
   /// Show the next hint for a chapter.
   case hint(chapter: String, reset: Bool)
   /// Check the course itself.
-  case verify(repeatCount: Int, Options)
+  case verify(repeatCount: Int, fixesOf: String?, Options)
   /// List the chapters.
   case list
   /// Show help, for the tool or one subcommand.
@@ -79,6 +79,9 @@ enum CommandLineSpec {
   static let repeatCount = Option(
     name: "--repeat", value: "count",
     help: "Grade every chapter this many times (1 to 1000) and require identical results.", defaultValue: "1")
+  static let fixes = Option(
+    name: "--fixes", value: "chapter",
+    help: "Check only this chapter's wrong and right fixes (Mutations/), while writing them.")
   static let chapter = (name: "chapter", help: "A number (4 or 04) or a name (DebouncedSearch).")
 
   static let subcommands: [Subcommand] = [
@@ -106,11 +109,12 @@ enum CommandLineSpec {
       discussion: """
         The repository's test command. Verifies the course layout and its
         portability, that every solution passes every check, that every starter
-        fails exactly the checks curriculum.json declares, and that the test
-        kit's and the runner's own tests pass. Ends with 'N passed, M failed'
-        and exits 1 if anything failed.
+        fails exactly the checks curriculum.json declares, that every wrong fix
+        in Mutations/ fails a check and every right one passes them all, and
+        that the test kit's and the runner's own tests pass. Ends with
+        'N passed, M failed' and exits 1 if anything failed.
         """,
-      options: [repeatCount, timeout]),
+      options: [repeatCount, fixes, timeout]),
     Subcommand(name: "list", summary: "List the chapters.", discussion: "", options: []),
     Subcommand(
       name: "help", argument: (name: "subcommand", help: "The subcommand to explain."),
@@ -118,7 +122,7 @@ enum CommandLineSpec {
   ]
 
   /// Every option any subcommand takes.
-  static var allOptions: [Option] { [solutions, timeout, reset, repeatCount] }
+  static var allOptions: [Option] { [solutions, timeout, reset, repeatCount, fixes] }
 
   static func subcommand(_ name: String) -> Subcommand? {
     subcommands.first { $0.name == name }
@@ -244,7 +248,7 @@ extension Command {
     case "progress": return .progress(options)
     case "check": return .check(chapter: rest[0], options)
     case "hint": return .hint(chapter: rest[0], reset: values["--reset"] != nil)
-    case "verify": return .verify(repeatCount: repeatCount, options)
+    case "verify": return .verify(repeatCount: repeatCount, fixesOf: values["--fixes"], options)
     case "list": return .list
     default: return .help(rest.first)
     }

@@ -125,8 +125,8 @@ public struct Workshop {
     case .hint(let query, let reset):
       guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
       return hint(chapter, workspace, reset: reset)
-    case .verify(let repeatCount, let options):
-      return verify(workspace, repeatCount: repeatCount, options)
+    case .verify(let repeatCount, let fixesOf, let options):
+      return verify(workspace, repeatCount: repeatCount, fixesOf: fixesOf, options)
     case .list:
       let width = workspace.curriculum.chapters.map(\.title.count).max() ?? 0
       for chapter in workspace.curriculum.chapters {
@@ -208,10 +208,18 @@ public struct Workshop {
     return ExitCode.success
   }
 
-  private func verify(_ workspace: Workspace, repeatCount: Int, _ options: Command.Options) -> Int32 {
+  private func verify(
+    _ workspace: Workspace, repeatCount: Int, fixesOf query: String?, _ options: Command.Options
+  ) -> Int32 {
+    var only: [Curriculum.Chapter]?
+    if let query {
+      guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
+      only = [chapter]
+    }
     let status = console.status
     let verifier = Verifier(
       workspace: workspace, style: style, timeLimit: options.timeLimit, repeatCount: repeatCount,
+      onlyFixesOf: only,
       write: { line in
         self.console.clearStatus()
         self.console.out(line)

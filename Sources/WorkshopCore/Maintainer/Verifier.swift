@@ -9,7 +9,8 @@ import Foundation
 /// 2. Every solution passes every check.
 /// 3. Every starter fails exactly the checks `curriculum.json` declares.
 /// 4. The test kit's and the runner's own tests pass.
-/// 5. With `--repeat N`, every chapter's results are identical in all N runs.
+/// 5. Every chapter's wrong fixes (`Mutations/`) fail a check, its right ones pass.
+/// 6. With `--repeat N`, every chapter's results are identical in all N runs.
 ///
 /// Every item counts once; the closing line is `N passed, M failed`.
 public struct Verifier {
@@ -17,6 +18,9 @@ public struct Verifier {
   public var style: Style
   public var timeLimit: Double
   public var repeatCount: Int
+  /// When set, only these chapters' wrong and right fixes are checked (for
+  /// writing them), nothing else.
+  public var onlyFixesOf: [Curriculum.Chapter]?
   /// Writes one line of the report.
   public var write: (String) -> Void
   /// Shows transient progress (on a terminal only).
@@ -27,8 +31,10 @@ public struct Verifier {
 
   public init(
     workspace: Workspace, style: Style, timeLimit: Double, repeatCount: Int,
+    onlyFixesOf: [Curriculum.Chapter]? = nil,
     write: @escaping (String) -> Void, progress: (@Sendable (String) -> Void)? = nil
   ) {
+    self.onlyFixesOf = onlyFixesOf
     self.workspace = workspace
     self.style = style
     self.timeLimit = timeLimit
@@ -66,6 +72,14 @@ public struct Verifier {
   /// Runs every verification and returns the counts.
   public func run() -> (passed: Int, failed: Int) {
     let tally = Tally(style: style, write: write)
+    if let chapters = onlyFixesOf {
+      write(style.bold("Wrong fixes fail, right fixes pass"))
+      checkMutations(tally, chapters: chapters)
+      write("")
+      let line = "\(tally.passed) passed, \(tally.failed) failed"
+      write(tally.failed == 0 ? style.green(line) : style.red(line))
+      return (tally.passed, tally.failed)
+    }
 
     // 1. Layout.
     write(style.bold("Course layout"))
@@ -126,7 +140,12 @@ public struct Verifier {
       }
     }
 
-    // 4. Determinism.
+    // 4. The checks against the course's own wrong and right fixes.
+    write("")
+    write(style.bold("Wrong fixes fail, right fixes pass"))
+    checkMutations(tally, chapters: workspace.curriculum.chapters)
+
+    // 5. Determinism.
     if repeatCount > 1 {
       write("")
       write(style.bold("Identical results over \(repeatCount) runs"))
@@ -143,7 +162,7 @@ public struct Verifier {
       }
     }
 
-    // 5. Tooling.
+    // 6. Tooling.
     write("")
     write(style.bold("Test kit and runner tests"))
     runToolingTests(tally)

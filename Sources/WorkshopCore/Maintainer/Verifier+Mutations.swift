@@ -1,0 +1,226 @@
+import Foundation
+
+/// Every chapter's checks against the course's own wrong and right fixes
+/// (`Mutations/NN-Name/*.mutation`): a check is only as good as the wrong
+/// fixes it rejects and the right ones it accepts.
+extension Verifier {
+  /// The fewest wrong and right fixes a chapter keeps.
+  static let minimumMutations = (wrong: 8, right: 2)
+
+  /// The folder of a chapter's mutations.
+  static func mutationsFolder(_ chapter: Curriculum.Chapter) -> String {
+    "Mutations/\(chapter.folder)"
+  }
+
+  /// A chapter's mutations, sorted by name, or why they cannot be read.
+  func mutations(of chapter: Curriculum.Chapter) -> Result<[Mutation], CurriculumError> {
+    let folder = workspace.url(Self.mutationsFolder(chapter))
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+      .filter { $0.hasSuffix("." + Mutation.fileExtension) }.sorted()
+    do {
+      return .success(
+        try names.map { name in
+          let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+          return try Mutation.parse(text, name: String(name.dropLast(Mutation.fileExtension.count + 1)))
+        })
+    } catch let error as CurriculumError {
+      return .failure(error)
+    } catch {
+      return .failure(CurriculumError(description: "\(folder.path): \(error)"))
+    }
+  }
+
+  /// Grades every mutation of `chapters` in a copy of the course, one
+  /// mutation per chapter at a time, and counts each as an item.
+  func checkMutations(_ tally: Tally, chapters: [Curriculum.Chapter]) {
+    var lists: [Int: [Mutation]] = [:]
+    for chapter in chapters {
+      switch mutations(of: chapter) {
+      case .success(let list):
+        lists[chapter.number] = list
+        let wrong = list.filter { $0.kind == .wrong }.count
+        let right = list.count - wrong
+        tally.item(
+          wrong >= Self.minimumMutations.wrong && right >= Self.minimumMutations.right,
+          "\(chapter.paddedNumber) \(chapter.title): \(wrong) wrong and \(right) right fixes in \(Self.mutationsFolder(chapter))",
+          [
+            "at least \(Self.minimumMutations.wrong) wrong and \(Self.minimumMutations.right) right fixes are needed"
+          ],
+          quiet: true)
+      case .failure(let error):
+        tally.item(false, "\(chapter.paddedNumber) \(chapter.title): mutations", [error.description])
+      }
+    }
+    let copy: Workspace
+    do {
+      copy = try mutationWorkspace(chapters: chapters)
+    } catch {
+      tally.item(false, "a copy of the course to apply fixes in", ["\(error)"])
+      return
+    }
+    let grader = Grader(workspace: copy, variant: .chapters, timeLimit: timeLimit, progress: progress)
+    let rounds = lists.values.map(\.count).max() ?? 0
+    var results: [Int: [(Mutation, Outcome)]] = [:]
+    for round in 0..<rounds {
+      progress?("Fixes, round \(round + 1) of \(rounds)")
+      var graded: [Curriculum.Chapter] = []
+      for chapter in chapters {
+        guard let list = lists[chapter.number], round < list.count else {
+          try? place(solutionOf: chapter, in: copy, applying: nil)
+          continue
+        }
+        do {
+          try place(solutionOf: chapter, in: copy, applying: list[round])
+          graded.append(chapter)
+        } catch {
+          results[chapter.number, default: []].append((list[round], .unusable("\(error)")))
+          try? place(solutionOf: chapter, in: copy, applying: nil)
+        }
+      }
+      guard !graded.isEmpty else { continue }
+      do {
+        let reports = try grader.grade(graded)
+        for report in reports {
+          let mutation = lists[report.chapter.number]![round]
+          results[report.chapter.number, default: []].append((mutation, .graded(report)))
+        }
+      } catch {
+        for chapter in graded {
+          results[chapter.number, default: []].append((lists[chapter.number]![round], .unusable("\(error)")))
+        }
+      }
+    }
+    for chapter in chapters {
+      try? place(solutionOf: chapter, in: copy, applying: nil)
+    }
+    report(results, chapters: chapters, tally)
+  }
+
+  /// What grading one mutation gave.
+  enum Outcome {
+    case graded(ChapterReport)
+    /// It could not be applied or graded; why.
+    case unusable(String)
+  }
+
+  private func report(_ results: [Int: [(Mutation, Outcome)]], chapters: [Curriculum.Chapter], _ tally: Tally)
+  {
+    for chapter in chapters {
+      let entries = results[chapter.number] ?? []
+      var caught = 0
+      var accepted = 0
+      var details: [String] = []
+      for (mutation, outcome) in entries {
+        let label = "\(mutation.name) (\(mutation.note))"
+        switch (mutation.kind, outcome) {
+        case (_, .unusable(let reason)):
+          details.append("✗ \(label): cannot be graded: \(firstLine(of: reason))")
+          tally.item(false, "\(chapter.paddedNumber) \(mutation.name)", [], quiet: true)
+        case (.wrong, .graded(let report)):
+          if !report.compileErrors.isEmpty {
+            details.append("✗ \(label): does not compile: \(firstLine(of: report.compileErrors[0]))")
+            tally.item(false, "\(chapter.paddedNumber) \(mutation.name)", [], quiet: true)
+          } else if report.state == .done {
+            details.append("✗ wrong fix passes every check: \(label)")
+            tally.item(false, "\(chapter.paddedNumber) \(mutation.name)", [], quiet: true)
+          } else {
+            caught += 1
+            tally.item(true, "\(chapter.paddedNumber) \(mutation.name)", [], quiet: true)
+          }
+        case (.right, .graded(let report)):
+          if report.state == .done {
+            accepted += 1
+            tally.item(true, "\(chapter.paddedNumber) \(mutation.name)", [], quiet: true)
+          } else {
+            let why =
+              report.compileErrors.first.map { "does not compile: " + firstLine(of: $0) }
+              ?? report.failing.first.map {
+                "fails: \($0.name)" + ($0.issues.first.map { " (" + firstLine(of: $0) + ")" } ?? "")
+              }
+              ?? report.crash.map { "crashed: " + firstLine(of: $0) }
+              ?? "is \(report.state.rawValue)"
+            details.append("✗ right fix rejected: \(label): \(why)")
+            tally.item(false, "\(chapter.paddedNumber) \(mutation.name)", [], quiet: true)
+          }
+        }
+      }
+      let wrong = entries.filter { $0.0.kind == .wrong }.count
+      let right = entries.count - wrong
+      let ok = caught == wrong && accepted == right
+      write(
+        "  " + style.mark(ok)
+          + " \(chapter.paddedNumber) \(chapter.title): \(caught) of \(wrong) wrong fixes caught, \(accepted) of \(right) right fixes pass"
+      )
+      for line in details { write("      " + line) }
+    }
+  }
+
+  /// A copy of the course's checks and kit, with room for one chapter
+  /// variant each, under `.build`: kept between runs so that each round
+  /// rebuilds only the chapters that changed.
+  func mutationWorkspace(chapters: [Curriculum.Chapter]) throws -> Workspace {
+    let root = workspace.root.appendingPathComponent(".build/workshop-mutations")
+    let files = FileManager.default
+    try files.createDirectory(at: root, withIntermediateDirectories: true)
+    var paths = ["Package.swift", Curriculum.fileName]
+    for folder in ["Sources/CheckTranscript", "Sources/ConcurrencyTestKit", "Sources/SanitizerSupport"] {
+      paths += relativeFiles(under: folder)
+    }
+    for chapter in workspace.curriculum.chapters {
+      paths += relativeFiles(under: workspace.checksFolder(chapter))
+      paths.append(workspace.codeFolder(chapter, .chapters) + "/README.md")
+    }
+    for path in paths {
+      try sync(workspace.url(path), to: root.appendingPathComponent(path))
+    }
+    let copy = Workspace(root: root, curriculum: workspace.curriculum)
+    for chapter in workspace.curriculum.chapters {
+      try place(solutionOf: chapter, in: copy, applying: nil)
+    }
+    return copy
+  }
+
+  /// Writes the chapter's solution, with `mutation` applied, as the copy's
+  /// chapter; a file is written only when its content changes.
+  func place(solutionOf chapter: Curriculum.Chapter, in copy: Workspace, applying mutation: Mutation?) throws
+  {
+    let solution = workspace.codeFolder(chapter, .solutions)
+    var sources: [String: String] = [:]
+    for path in relativeFiles(under: solution) where path.hasSuffix(".swift") {
+      sources[String(path.dropFirst(solution.count + 1))] = try String(
+        contentsOf: workspace.url(path), encoding: .utf8)
+    }
+    if let mutation { sources = try mutation.apply(to: sources) }
+    let target = copy.url(copy.codeFolder(chapter, .chapters))
+    let files = FileManager.default
+    for name in (try? files.contentsOfDirectory(atPath: target.path)) ?? []
+    where name.hasSuffix(".swift") && sources[name] == nil {
+      try files.removeItem(at: target.appendingPathComponent(name))
+    }
+    for (name, text) in sources {
+      try write(text, to: target.appendingPathComponent(name))
+    }
+  }
+
+  private func relativeFiles(under folder: String) -> [String] {
+    let url = workspace.url(folder)
+    guard let enumerator = FileManager.default.enumerator(atPath: url.path) else { return [] }
+    return enumerator.compactMap { $0 as? String }.filter { name in
+      var isFolder: ObjCBool = false
+      _ = FileManager.default.fileExists(
+        atPath: url.appendingPathComponent(name).path, isDirectory: &isFolder)
+      return !isFolder.boolValue
+    }.sorted().map { folder + "/" + $0 }
+  }
+
+  private func sync(_ source: URL, to target: URL) throws {
+    try write(try String(contentsOf: source, encoding: .utf8), to: target)
+  }
+
+  private func write(_ text: String, to url: URL) throws {
+    if (try? String(contentsOf: url, encoding: .utf8)) == text { return }
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try text.write(to: url, atomically: true, encoding: .utf8)
+  }
+}
