@@ -76,7 +76,7 @@ public struct RaceReport: Sendable, Equatable {
   /// "Write of size 1 at 0x… by thread T5:" and its kin.
   private static func access(from line: String) -> Access? {
     let pattern =
-      /^(?:Previous )?(?<what>(?:[Aa]tomic )?(?:[Rr]ead|[Ww]rite)|Modifying access|Read access)(?: of size \d+| of Swift variable)? at 0x[0-9a-f]+ by (?<thread>main thread|thread T\d+)/
+      /^(?:Previous )?(?<what>(?:[Aa]tomic )?(?:[Rr]ead|[Ww]rite)|[Mm]odifying access|[Rr]ead access)(?: of size \d+| of Swift variable)? at 0x[0-9a-f]+ by (?<thread>main thread|thread T\d+)/
     guard let match = line.firstMatch(of: pattern) else { return nil }
     let what = match.output.what.lowercased()
     let verb =

@@ -1,0 +1,54 @@
+import Testing
+
+@testable import WorkshopCore
+
+@Suite("Wrong and right fixes")
+struct MutationTests {
+  private let solution = ["A.swift": "let a = 1\nlet b = 2\n", "B.swift": "struct B {}\n"]
+
+  @Test("A mutation's note, kind and find-and-replace blocks are read and applied")
+  func applies() throws {
+    let mutation = try Mutation.parse(
+      """
+      # b starts at three
+      kind: wrong
+      --- A.swift
+      <<<<<<< find
+      let b = 2
+      =======
+      let b = 3
+      >>>>>>> replace
+      --- C.swift
+      struct C {}
+
+      """, name: "three")
+    #expect(mutation.note == "b starts at three")
+    #expect(mutation.kind == .wrong)
+    let files = try mutation.apply(to: solution)
+    #expect(files["A.swift"] == "let a = 1\nlet b = 3\n")
+    #expect(files["B.swift"] == "struct B {}\n")
+    #expect(files["C.swift"] == "struct C {}\n")
+  }
+
+  @Test("A find text that is not in the solution exactly once is an error that says so")
+  func findMustMatchOnce() throws {
+    let mutation = try Mutation.parse(
+      "# x\nkind: right\n--- A.swift\n<<<<<<< find\nlet c = 3\n=======\nlet c = 4\n>>>>>>> replace\n",
+      name: "x")
+    #expect(throws: CurriculumError.self) { try mutation.apply(to: solution) }
+    let twice = try Mutation.parse(
+      "# x\nkind: right\n--- A.swift\n<<<<<<< find\nlet\n=======\nvar\n>>>>>>> replace\n", name: "x")
+    #expect(throws: CurriculumError.self) { try twice.apply(to: solution) }
+  }
+
+  @Test("A mutation without a note, a kind or a change is rejected")
+  func incomplete() {
+    #expect(throws: CurriculumError.self) { try Mutation.parse("kind: wrong\n--- A.swift\nx\n", name: "n") }
+    #expect(throws: CurriculumError.self) { try Mutation.parse("# n\n--- A.swift\nx\n", name: "n") }
+    #expect(throws: CurriculumError.self) { try Mutation.parse("# n\nkind: maybe\n", name: "n") }
+    #expect(throws: CurriculumError.self) { try Mutation.parse("# n\nkind: wrong\n", name: "n") }
+    #expect(throws: CurriculumError.self) {
+      try Mutation.parse("# n\nkind: wrong\n--- A.swift\n<<<<<<< find\nx\n", name: "n")
+    }
+  }
+}
