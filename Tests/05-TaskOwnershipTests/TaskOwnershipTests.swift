@@ -206,7 +206,13 @@ struct FeedTests {
     let events = EventLog()
     let gate = CallGate<Int, [String]>("loadFeed", events: events)
     var model: FeedModel? = FeedModel(service: FakeFeed(gate: gate))
-    weak let released = model
+    // `weak let` (SE-0481) needs Swift 6.3; Xcode 26's first Swift 6.2
+    // compilers know only `weak var`, which 6.3 warns is never mutated.
+    #if compiler(>=6.3)
+      weak let released = model
+    #else
+      weak var released = model
+    #endif
     _ = model?.load(page: 1)
     try await gate.waitForCall(0)
     events.record("the screen lets go of its model")
