@@ -62,6 +62,13 @@ struct PlatformTests {
     #expect(
       command.environment["DYLD_FRAMEWORK_PATH"]
         == "/Xcode/Platforms/MacOSX.platform/Developer/Library/Frameworks")
+    #expect(command.environment["DYLD_INSERT_LIBRARIES"] == nil)
+    // A ThreadSanitizer build needs its runtime loaded before the bundle, as swift test does it.
+    var sanitizing = helper
+    sanitizing.threadSanitizerRuntime = "/Xcode/tsan.dylib"
+    let sanitized = TestLauncher(kind: .testingHelper(sanitizing)).command(
+      product: product, arguments: [], environment: [:], sanitizer: .thread)
+    #expect(sanitized.environment["DYLD_INSERT_LIBRARIES"] == "/Xcode/tsan.dylib")
   }
 
   @Test(
@@ -94,6 +101,22 @@ struct PlatformTests {
         base.appendingPathComponent("Xcode/Platform/Developer/Library/Frameworks").path
       ])
     #expect(xcode.libraryPaths == [base.appendingPathComponent("Xcode/Platform/Developer/usr/lib").path])
+    #expect(xcode.threadSanitizerRuntime == nil)
+    // ThreadSanitizer's runtime is the clang resource folder's, the newest if several.
+    for version in ["16", "17"] {
+      try make(
+        "Xcode/Toolchain/usr/lib/clang/\(version)/lib/darwin/libclang_rt.tsan_osx_dynamic.dylib",
+        executable: true)
+    }
+    let sanitizing = try TestLauncher.TestingHelper.find(
+      toolchain: base.appendingPathComponent("Xcode/Toolchain/usr"),
+      platform: base.appendingPathComponent("Xcode/Platform").path)
+    #expect(
+      sanitizing.threadSanitizerRuntime
+        == base.appendingPathComponent(
+          "Xcode/Toolchain/usr/lib/clang/17/lib/darwin/libclang_rt.tsan_osx_dynamic.dylib"
+        )
+        .path)
     // Command Line Tools: no platform folder; Swift Testing beside the toolchain.
     try make("CLT/" + helperPath, executable: true)
     try make("CLT/Library/Developer/Frameworks/Testing.framework")

@@ -34,11 +34,17 @@ public struct TestLauncher: Sendable, Equatable {
     /// For `DYLD_LIBRARY_PATH`: the folders that hold Swift Testing's
     /// libraries and the platform's developer libraries.
     public var libraryPaths: [String]
+    /// ThreadSanitizer's runtime, which must be loaded before the test
+    /// bundle is: SwiftPM inserts it the same way for `swift test --sanitize=thread`.
+    public var threadSanitizerRuntime: String?
 
-    public init(helper: String, frameworkPaths: [String], libraryPaths: [String]) {
+    public init(
+      helper: String, frameworkPaths: [String], libraryPaths: [String], threadSanitizerRuntime: String? = nil
+    ) {
       self.helper = helper
       self.frameworkPaths = frameworkPaths
       self.libraryPaths = libraryPaths
+      self.threadSanitizerRuntime = threadSanitizerRuntime
     }
   }
 
@@ -78,7 +84,7 @@ public struct TestLauncher: Sendable, Equatable {
   /// `--test-bundle-path` and again after the arguments, and the loader paths
   /// are appended to any the caller already set.
   public func command(
-    product: URL, arguments: [String], environment: [String: String]
+    product: URL, arguments: [String], environment: [String: String], sanitizer: Sanitizer? = nil
   ) -> Command {
     let testing = ["--testing-library", "swift-testing"]
     switch kind {
@@ -92,6 +98,9 @@ public struct TestLauncher: Sendable, Equatable {
       }
       append("DYLD_LIBRARY_PATH", [product.deletingLastPathComponent().path] + helper.libraryPaths)
       append("DYLD_FRAMEWORK_PATH", helper.frameworkPaths)
+      if sanitizer == .thread, let runtime = helper.threadSanitizerRuntime {
+        append("DYLD_INSERT_LIBRARIES", [runtime])
+      }
       return Command(
         executable: helper.helper,
         arguments: ["--test-bundle-path", product.path] + arguments + [product.path] + testing,
@@ -185,6 +194,13 @@ extension TestLauncher.TestingHelper {
           \(needs)
           """)
     }
-    return Self(helper: helper, frameworkPaths: frameworks, libraryPaths: libraries)
+    // <usr>/lib/clang/<version>/lib/darwin/libclang_rt.tsan_osx_dynamic.dylib
+    let clang = usr.appendingPathComponent("lib/clang")
+    let threadSanitizer = ((try? files.contentsOfDirectory(atPath: clang.path)) ?? []).sorted().reversed()
+      .map { clang.path + "/" + $0 + "/lib/darwin/libclang_rt.tsan_osx_dynamic.dylib" }
+      .first { files.fileExists(atPath: $0) }
+    return Self(
+      helper: helper, frameworkPaths: frameworks, libraryPaths: libraries,
+      threadSanitizerRuntime: threadSanitizer)
   }
 }

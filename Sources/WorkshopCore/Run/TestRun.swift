@@ -80,7 +80,7 @@ public struct TestRun: Sendable {
       environment["WORKSHOP_HANG_BOUND"] = String(max(bound, 5))
     }
     let command = build.launcher.command(
-      product: build.product, arguments: arguments, environment: environment)
+      product: build.product, arguments: arguments, environment: environment, sanitizer: build.sanitizer)
     if var sandbox {
       // ThreadSanitizer reserves terabytes of address space for its shadow
       // memory: the memory limit would stop it before it starts.
