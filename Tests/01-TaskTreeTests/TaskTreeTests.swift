@@ -155,11 +155,13 @@ struct TaskTreeTests {
       actual: "nothing is shown yet")
   }
 
-  @Test("A failing load cancels the other loads, and its error reaches the caller", arguments: Load.allCases)
+  @Test("A failing load is reported at once and cancels the loads still running", arguments: Load.allCases)
   func failureCancelsSiblings(failing: Load) async throws {
     let screen = Screen()
     let caller = screen.startRefresh()
     try await screen.waitForAllLoads()
+    // Only the failing load answers: the other two are still running, and
+    // refresh() has to notice the failure without waiting for them.
     screen.fail(failing, with: ServiceDown())
     for other in Load.allCases where other != failing {
       try await screen.waitForCancellation(of: other)
@@ -168,6 +170,53 @@ struct TaskTreeTests {
       try await screen.outcome(of: caller), equals: "threw ServiceDown",
       "refresh() throws the failing load's error")
     screen.events.expect(screen.model.dashboard, equals: nil, "Nothing is shown")
+  }
+
+  @Test("A failed refresh shows its error in the banner")
+  func failureShowsTheBanner() async throws {
+    let screen = Screen()
+    let caller = screen.startRefresh()
+    try await screen.waitForAllLoads()
+    screen.fail(.profile, with: ServiceDown())
+    try screen.events.require(
+      try await screen.outcome(of: caller), equals: "threw ServiceDown",
+      "refresh() throws the failing load's error")
+    screen.events.expect(
+      show(screen.model.lastError), equals: "ServiceDown", "The banner (lastError) shows the load's error")
+  }
+
+  @Test("A cancelled refresh shows no error banner")
+  func cancellationShowsNoBanner() async throws {
+    let screen = Screen()
+    let caller = screen.startRefresh()
+    try await screen.waitForAllLoads()
+    screen.events.record("screen goes away: its task is cancelled")
+    caller.cancel()
+    try screen.events.require(
+      try await screen.outcome(of: caller), equals: "threw CancellationError()",
+      "refresh() ends with CancellationError")
+    screen.events.expect(
+      show(screen.model.lastError), equals: "nil",
+      "Leaving the screen is not a failure: the banner (lastError) stays empty")
+  }
+
+  @Test("A refresh cancelled after its loads have answered shows nothing")
+  func cancelledAfterTheLoadsAnswered() async throws {
+    // The loads take no notice of the cancel and answer anyway: the check for
+    // cancellation has to come after them, just before publishing.
+    let screen = Screen(loadsIgnoreCancellation: true)
+    let caller = screen.startRefresh()
+    try await screen.waitForAllLoads()
+    screen.events.record("screen goes away: its task is cancelled")
+    caller.cancel()
+    for load in Load.allCases { try await screen.waitForCancellation(of: load) }
+    for load in Load.allCases { screen.succeed(load) }
+    screen.events.expect(
+      try await screen.outcome(of: caller), equals: "threw CancellationError()",
+      "refresh() ends with CancellationError, even though every load answered")
+    screen.events.expect(
+      screen.model.dashboard, equals: nil, "Nothing is shown for a screen that has gone away")
+    screen.events.expect(show(screen.model.lastError), equals: "nil", "No error banner is shown")
   }
 
   @Test("Cancelling the caller cancels every load and shows nothing")
@@ -184,12 +233,14 @@ struct TaskTreeTests {
     screen.events.expect(screen.model.dashboard, equals: nil, "Nothing is shown")
   }
 
-  @Test("refresh() leaves nothing running: it waits for cancelled loads to wind down")
+  @Test("A failing load cancels the other loads together, and refresh() waits for them to wind down")
   func leavesNothingRunning() async throws {
     let screen = Screen(loadsIgnoreCancellation: true)
     let caller = screen.startRefresh()
     try await screen.waitForAllLoads()
     screen.fail(.profile, with: ServiceDown())
+    // Both are cancelled while both are still running: neither waits for the
+    // other to wind down before it hears of the failure.
     try await screen.waitForCancellation(of: .feed)
     try await screen.waitForCancellation(of: .badges)
     try screen.events.require(

@@ -284,6 +284,21 @@ struct FastestMirrorTests {
       "The error says that every mirror failed")
   }
 
+  @Test("Cancelling the download cancels every mirror and throws CancellationError")
+  func cancellingTheDownload() async throws {
+    let race = MirrorRace()
+    try race.events.require(race.gate.callCount, equals: 3, "All three mirrors are asked at once")
+    race.events.record("the caller cancels the download")
+    race.download.cancel()
+    let outcome = try await race.outcome()
+    race.events.expect(
+      (0..<3).filter(race.gate.wasCancelled).map { race.gate.arguments[$0] }.sorted(),
+      equals: ["asia", "eu", "us"], "Every mirror's download is cancelled")
+    race.events.expect(
+      outcome, equals: "threw CancellationError()",
+      "The download ends with CancellationError: the mirrors were stopped, they did not fail")
+  }
+
   @Test("No mirrors is a clear error")
   func noMirrors() async throws {
     let race = MirrorRace(mirrors: [])
