@@ -16,7 +16,7 @@
 // SwiftPM caches this manifest by its text, not by the files it reads, so the
 // line below changes whenever curriculum.json does. `swift run workshop`
 // updates it for you; `workshop verify` fails while it is stale.
-// curriculum-digest: e5350a9d13341e31
+// curriculum-digest: 6636fb2bc7c15a66
 
 import Foundation
 import PackageDescription
