@@ -16,7 +16,7 @@
 // SwiftPM caches this manifest by its text, not by the files it reads, so the
 // line below changes whenever curriculum.json does. `swift run workshop`
 // updates it for you; `workshop verify` fails while it is stale.
-// curriculum-digest: fcb749526437af12
+// curriculum-digest: 7679be81c7042fda
 
 import Foundation
 import PackageDescription

@@ -230,6 +230,21 @@ struct DebouncedSearchTests {
     screen.events.expect(screen.search.arguments, equals: ["swift"], "No request for blank input")
   }
 
+  @Test("Clearing the field drops the search still in flight")
+  func blankInputDropsSearchInFlight() async throws {
+    let screen = Screen(serviceIgnoresCancellation: true)
+    let (old, oldCall) = try await screen.typeAndWaitForRequest("swift")
+    let blank = screen.type("")
+    try await screen.finish(blank, "the blank keystroke")
+    screen.search.succeed(oldCall, with: swiftBooks)
+    try await screen.finish(old, "the search for \"swift\", answered after the field was cleared")
+    screen.events.expect(
+      screen.model.products, equals: [],
+      "The late answer for \"swift\" is dropped; the cleared field shows no results")
+    screen.events.expect(screen.model.errorMessage, equals: nil, "No error is shown")
+    screen.events.expect(screen.search.arguments, equals: ["swift"], "No request for the blank field")
+  }
+
   @Test("Spaces around the keyword are trimmed before searching")
   func inputIsTrimmed() async throws {
     let screen = Screen()

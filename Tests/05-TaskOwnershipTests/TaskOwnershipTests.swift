@@ -30,8 +30,8 @@ private struct Checkout {
   let charge: CallGate<Order, Receipt>
   let model: CheckoutModel
 
-  init() {
-    charge = CallGate("charge", events: events)
+  init(paymentsIgnoreCancellation: Bool = false) {
+    charge = CallGate("charge", events: events, ignoresCancellation: paymentsIgnoreCancellation)
     model = CheckoutModel(service: FakePayments(gate: charge, events: events))
   }
 
@@ -93,6 +93,50 @@ struct CheckoutTests {
     checkout.model.cancel()
     try await checkout.finish(first, "the cancelled payment")
     try await checkout.payAgain()
+  }
+
+  @Test("Pay tapped right after Cancel starts a new payment at once")
+  func payRightAfterCancel() async throws {
+    let checkout = Checkout()
+    let first = checkout.tapPay()
+    try await checkout.charge.waitForCall(0)
+    checkout.events.record("user taps Cancel")
+    checkout.model.cancel()
+    let second = checkout.tapPay()
+    try await checkout.charge.waitForCall(1)
+    try await checkout.finish(first, "the cancelled payment")
+    checkout.events.expect(
+      checkout.model.state, equals: .submitting,
+      "The cancelled payment winds down quietly; the new payment is still in flight")
+    checkout.charge.succeed(1, with: receipt)
+    try await checkout.finish(second, "the new payment")
+    checkout.events.expect(checkout.model.state, equals: .succeeded(receipt), "The new payment goes through")
+  }
+
+  @Test("A cancelled payment winding down never touches the newer payment")
+  func cancelledPaymentLeavesNewerOneAlone() async throws {
+    let checkout = Checkout(paymentsIgnoreCancellation: true)
+    let first = checkout.tapPay()
+    try await checkout.charge.waitForCall(0)
+    checkout.events.record("user taps Cancel")
+    checkout.model.cancel()
+    let second = checkout.tapPay()
+    try await checkout.charge.waitForCall(1)
+    try await checkout.charge.waitForCancellation(of: 0)
+    checkout.charge.succeed(0, with: Receipt(number: "r-cancelled"))
+    try await checkout.finish(first, "the cancelled payment, answered late")
+    checkout.events.expect(
+      checkout.model.state, equals: .submitting,
+      "The cancelled payment's late receipt is not shown; the new payment is still in flight")
+    let third = checkout.tapPay()
+    try checkout.events.require(
+      checkout.charge.callCount, equals: 2,
+      "A tap while the new payment is in flight does not charge again, even after the cancelled one ended")
+    checkout.charge.succeed(1, with: receipt)
+    try await checkout.finish(second, "the new payment")
+    try await checkout.finish(third, "the third tap's task")
+    checkout.events.expect(
+      checkout.model.state, equals: .succeeded(receipt), "The new payment's receipt is shown")
   }
 
   @Test("After a declined card, Pay starts a new payment")

@@ -28,11 +28,17 @@ private final class FakeUserSDK: UserSDK, Sendable {
   let events: EventLog
   /// When set, the SDK calls back with this before `fetchUser` returns.
   private let immediateResult: Result<User, SDKError>?
+  /// When set, the task calling `fetchUser` is cancelled before `fetchUser` returns.
+  private let cancelsCallerDuringFetch: Bool
   private let fetches = Mutex<[Fetch]>([])
 
-  init(events: EventLog, callsBackImmediatelyWith immediateResult: Result<User, SDKError>? = nil) {
+  init(
+    events: EventLog, callsBackImmediatelyWith immediateResult: Result<User, SDKError>? = nil,
+    cancelsCallerDuringFetch: Bool = false
+  ) {
     self.events = events
     self.immediateResult = immediateResult
+    self.cancelsCallerDuringFetch = cancelsCallerDuringFetch
   }
 
   func fetchUser(
@@ -46,6 +52,17 @@ private final class FakeUserSDK: UserSDK, Sendable {
     if let immediateResult {
       events.record("SDK calls back at once, before fetchUser returns")
       completion(immediateResult.mapError { $0 })
+    }
+    if cancelsCallerDuringFetch {
+      withUnsafeCurrentTask { task in
+        if task == nil {
+          events.record("fetchUser was not called from a task: there is no caller to cancel")
+        } else {
+          events.record("the caller is cancelled while fetchUser is still starting the request")
+        }
+        task?.cancel()
+      }
+      events.record("fetchUser returns SDK operation \(index + 1)")
     }
     return Operation(sdk: self, index: index)
   }
@@ -168,6 +185,33 @@ struct CancellableBridgesTests {
     events.expect(
       running.isEmpty, "No SDK operation is left running (none started, or each cancelled once)",
       actual: "operations \(running.map { $0 + 1 }) were started and not cancelled once")
+  }
+
+  @Test("A cancel that arrives while fetchUser is still starting the request cancels that request")
+  func cancelDuringFetch() async {
+    // In a child process: a bridge that calls the SDK while holding its lock
+    // meets its own cancel handler here, on the same thread, and may crash.
+    await #expect(
+      processExitsWith: .success,
+      """
+      The app must survive a cancel that arrives while fetchUser is still running. \
+      It crashed instead: a continuation resumed twice ("SWIFT TASK CONTINUATION MISUSE"), \
+      or the cancel handler taking a lock that the bridge held while it called the SDK.
+      """
+    ) {
+      let events = EventLog()
+      let sdk = FakeUserSDK(events: events, cancelsCallerDuringFetch: true)
+      let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
+      events.expect(
+        try await outcome(of: caller, events: events), equals: "threw CancellationError()",
+        "The caller gets CancellationError without waiting for the SDK")
+      events.expect(
+        sdk.fetchCount == 1 && sdk.cancels(of: 0) == 1,
+        "The operation fetchUser returned after the cancel is cancelled, exactly once",
+        actual: sdk.fetchCount == 0
+          ? "fetchUser was never called"
+          : "operation 1 was cancelled \(sdk.cancels(of: 0)) time(s)")
+    }
   }
 
   @Test("A callback that arrives before the cancel wins")
