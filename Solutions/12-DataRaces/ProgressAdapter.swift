@@ -117,11 +117,15 @@ final class ProgressAdapter: LegacyDownloadDelegate, Sendable {
   }
 
   func downloader(didFinish transfer: LegacyTransfer) {
+    // Fix 1 again: copy the values out first. Even here the compiler will not
+    // let the SDK's non-Sendable object into main-actor code.
+    let fileName = transfer.fileName
+    let size = transfer.totalBytes
     // Fix 3: the SDK calls this on the main thread, so run on the main actor
     // now, synchronously. (From any other thread this traps: it is a checked
     // promise, not a hop. For callbacks on unknown threads, copy and hop.)
     MainActor.assumeIsolated {
-      viewModel.finish(fileName: transfer.fileName, size: transfer.totalBytes)
+      viewModel.finish(fileName: fileName, size: size)
     }
   }
 }

@@ -201,7 +201,8 @@ struct DataRacesTests {
       try await scene.screen.waitUntilShown(1)
       thread.join()
       scene.events.expect(
-        scene.screen.shown, equals: [.downloading(report(150))], "The screen shows report.pdf at 150 of 300 bytes")
+        scene.screen.shown.map(describe), equals: ["downloading report.pdf: 150 of 300 bytes"],
+        "The screen shows report.pdf at 150 of 300 bytes")
     }
 
     @Test("Shows every progress update from the SDK's thread, in order, with the values of that moment")
@@ -215,7 +216,8 @@ struct DataRacesTests {
       try await scene.screen.waitUntilShown(3)
       thread.join()
       scene.events.expect(
-        scene.screen.shown, equals: [100, 200, 300].map { .downloading(report($0)) },
+        scene.screen.shown.map(describe),
+        equals: [100, 200, 300].map { "downloading report.pdf: \($0) of 300 bytes" },
         "The screen shows the three updates in order, each with the values the SDK reported then")
     }
 
@@ -232,12 +234,12 @@ struct DataRacesTests {
         scene.events.record("app-switcher snapshot: \(describe(snapshot))")
       }
       scene.events.expect(
-        snapshot, equals: .finished(fileName: "report.pdf", size: 300),
+        describe(snapshot), equals: "report.pdf finished (300 bytes)",
         "The snapshot shows report.pdf finished (300 bytes)")
       // Let whatever the adapter queued on the main actor run, then look again.
       await Task { @MainActor in }.value
       scene.events.expect(
-        scene.viewModel.status, equals: .finished(fileName: "report.pdf", size: 300),
+        describe(scene.viewModel.status), equals: "report.pdf finished (300 bytes)",
         "Afterwards the screen still shows report.pdf finished (300 bytes), the values the SDK reported")
     }
   }
@@ -248,10 +250,6 @@ struct DataRacesTests {
 private func seconds(_ duration: Duration) -> String {
   let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   return value == 1 ? "1 second" : "\(value.formatted()) seconds"
-}
-
-private func report(_ bytes: Int) -> ProgressUpdate {
-  ProgressUpdate(fileName: "report.pdf", bytesReceived: bytes, totalBytes: 300)
 }
 
 private func describe(_ status: DownloadStatus) -> String {
