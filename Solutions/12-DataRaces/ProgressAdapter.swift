@@ -12,7 +12,11 @@
 //      object never leaves its thread, and `nonisolated(unsafe)` is gone.
 //   2. One ordered hand-over: the copies go into an `AsyncStream` that a
 //      single task on the main actor drains, so the screen sees them in the
-//      order the SDK reported them, by construction.
+//      order the SDK reported them, by construction. (One
+//      `Task { @MainActor in }` per callback keeps that order too: since
+//      SE-0431 such tasks start on the main actor in the order they were
+//      created. Not `Task { await viewModel.show(update) }`, which starts
+//      elsewhere and hops, in any order.)
 //   3. `didFinish` runs on the main thread, as the SDK documents, so
 //      `MainActor.assumeIsolated` runs the update right now, synchronously:
 //      the screen says "finished" before the callback returns, and the SDK's
