@@ -294,7 +294,8 @@ private func describe(_ status: DownloadStatus) -> String {
   switch status {
   case .idle: "idle"
   case .downloading(let update): "downloading \(update)"
-  case .finished(let fileName, let size): "\(fileName) finished (\(size) bytes)"
+  case .finished(let fileName, let size):
+    "\(fileName.isEmpty ? "(no file name)" : fileName) finished (\(size) bytes)"
   }
 }
 
