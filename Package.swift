@@ -16,7 +16,7 @@
 // SwiftPM caches this manifest by its text, not by the files it reads, so the
 // line below changes whenever curriculum.json does. `swift run workshop`
 // updates it for you; `workshop verify` fails while it is stale.
-// curriculum-digest: ce995e7a56d01641
+// curriculum-digest: 782e2f6c1bc66fa6
 
 import Foundation
 import PackageDescription

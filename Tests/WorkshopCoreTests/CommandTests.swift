@@ -94,7 +94,9 @@ struct CommandTests {
     #expect(check.contains("USAGE: workshop check <chapter> [--solutions] [--timeout <seconds>]"))
     #expect(check.contains("(default: \(Int(Grader.defaultTimeLimit)))"))
     #expect(Help.usage(for: "hint") == "Usage: workshop hint <chapter> [--reset]")
-    #expect(Help.usage(for: "verify") == "Usage: workshop verify [--repeat <count>] [--timeout <seconds>]")
+    #expect(
+      Help.usage(for: "verify")
+        == "Usage: workshop verify [--repeat <count>] [--fixes <chapter>] [--timeout <seconds>]")
     #expect(Help.overview.contains("progress (default)"))
   }
 

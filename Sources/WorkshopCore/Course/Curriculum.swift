@@ -34,10 +34,13 @@ public struct Curriculum: Codable, Sendable, Equatable {
     /// Whether the checks must also pass under ThreadSanitizer, with no race
     /// reported, for the chapter to be done.
     public var raceChecked: Bool
+    /// The display names of the checks the starter passes, but fails under
+    /// ThreadSanitizer: a data race and nothing else.
+    public var starterRaces: [String]
 
     public init(
       number: Int, name: String, title: String, summary: String, files: [String],
-      hints: [String], starterFails: [String], raceChecked: Bool = false
+      hints: [String], starterFails: [String], raceChecked: Bool = false, starterRaces: [String] = []
     ) {
       self.number = number
       self.name = name
@@ -47,10 +50,11 @@ public struct Curriculum: Codable, Sendable, Equatable {
       self.hints = hints
       self.starterFails = starterFails
       self.raceChecked = raceChecked
+      self.starterRaces = starterRaces
     }
 
     private enum CodingKeys: String, CodingKey {
-      case number, name, title, summary, files, hints, starterFails, raceChecked
+      case number, name, title, summary, files, hints, starterFails, raceChecked, starterRaces
     }
 
     public init(from decoder: any Decoder) throws {
@@ -63,7 +67,8 @@ public struct Curriculum: Codable, Sendable, Equatable {
         files: try container.decode([String].self, forKey: .files),
         hints: try container.decode([String].self, forKey: .hints),
         starterFails: try container.decode([String].self, forKey: .starterFails),
-        raceChecked: try container.decodeIfPresent(Bool.self, forKey: .raceChecked) ?? false)
+        raceChecked: try container.decodeIfPresent(Bool.self, forKey: .raceChecked) ?? false,
+        starterRaces: try container.decodeIfPresent([String].self, forKey: .starterRaces) ?? [])
     }
 
     /// The two-digit number, as in folder names: `04`.

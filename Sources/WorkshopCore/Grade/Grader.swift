@@ -34,6 +34,17 @@ public struct Grader: Sendable {
   }
 
   public var isolation: Isolation
+
+  /// When the ThreadSanitizer pass runs for a race-checked chapter.
+  public enum RacePass: Sendable {
+    /// Once every check passes (learners: a chapter whose checks fail is
+    /// not done either way, and the instrumented build is slow).
+    case whenChecksPass
+    /// Whatever the plain checks did (`verify`, for the starters).
+    case always
+  }
+
+  public var racePass: RacePass = .whenChecksPass
   /// The sandbox checks run in, if any.
   public var sandbox: Sandbox? {
     switch isolation {
@@ -47,8 +58,10 @@ public struct Grader: Sendable {
 
   public init(
     workspace: Workspace, variant: Variant, timeLimit: Double = Grader.defaultTimeLimit,
-    isolation: Isolation = .automatic, progress: (@Sendable (String) -> Void)? = nil
+    isolation: Isolation = .automatic, racePass: RacePass = .whenChecksPass,
+    progress: (@Sendable (String) -> Void)? = nil
   ) {
+    self.racePass = racePass
     self.workspace = workspace
     self.variant = variant
     self.timeLimit = timeLimit
@@ -145,7 +158,12 @@ public struct Grader: Sendable {
       let report = reports[index]
       guard report.chapter.raceChecked else { return false }
       reports[index].raceCheck = .waiting
-      return report.state == .done
+      switch racePass {
+      case .whenChecksPass: return report.state == .done
+      case .always:
+        return report.compileErrors.isEmpty && report.crash == nil && report.timeLimit == nil
+          && !report.checks.isEmpty
+      }
     }
     guard !ready.isEmpty else { return reports }
     progress?("Checking for data races")
@@ -177,11 +195,12 @@ public struct Grader: Sendable {
   }
 
   /// A chapter's report with its ThreadSanitizer run folded in: a check that
-  /// failed there fails, with what ThreadSanitizer found.
+  /// passed, but failed there, fails, with what ThreadSanitizer found.
   static func merge(_ plain: ChapterReport, sanitized: ChapterReport) -> ChapterReport {
     var report = plain
     let byID = Dictionary(sanitized.checks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     var failed = sanitized.checks.isEmpty || sanitized.crash != nil || sanitized.timeLimit != nil
+    var pinned = false
     for index in report.checks.indices {
       guard let check = byID[report.checks[index].id] else {
         failed = true
@@ -189,6 +208,9 @@ public struct Grader: Sendable {
       }
       guard check.status != .passed, check.status != .skipped else { continue }
       failed = true
+      // A check that failed already keeps its own failure.
+      guard report.checks[index].status == .passed else { continue }
+      pinned = true
       report.checks[index].status = check.status == .interrupted ? .interrupted : .failed
       // Race reports say what they are; anything else that failed only in
       // the instrumented build says where it failed.
@@ -196,7 +218,7 @@ public struct Grader: Sendable {
       report.checks[index].issues =
         races.isEmpty ? check.issues.map { "Under ThreadSanitizer (the race-check build):\n" + $0 } : races
     }
-    if failed, report.failing.isEmpty {
+    if failed, !pinned, plain.state == .done {
       // Not one check to pin it on: the whole run went wrong.
       report.raceCheck = .notRun(
         firstLine(of: sanitized.crash ?? "the checks did not finish under ThreadSanitizer"))
