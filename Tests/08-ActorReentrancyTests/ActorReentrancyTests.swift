@@ -153,6 +153,22 @@ struct InventoryTests {
     store.events.expect(store.outcome(again), equals: "reserved", "Reserving again succeeds")
     store.events.expect(store.remote.arguments, equals: ["A"], "No second remote call")
   }
+
+  @Test("An item is not reported reserved while the server has not answered")
+  func notReservedWhileInFlight() async throws {
+    let store = Store()
+    let caller = store.reserve("A", caller: 1)
+    try await store.waitForRemoteCall(0)
+    store.events.record("a screen asks isReserved(\"A\") while the remote call is out")
+    store.events.expect(
+      await store.inventory.isReserved("A"), equals: false,
+      "While the server has not answered, A is not reserved yet")
+    store.remote.fail(0, with: OutOfStock())
+    try await store.finish([caller])
+    store.events.expect(store.outcome(caller), equals: "threw OutOfStock", "The reservation fails")
+    store.events.expect(
+      await store.inventory.isReserved("A"), equals: false, "After the failure, A is not reserved")
+  }
 }
 
 /// The counter's store, answered by the test through a gate.
