@@ -287,6 +287,26 @@ struct OrderSubmitterTests {
     screen.events.expect(screen.server.orderCount, equals: 1, "The server holds one order")
   }
 
+  @Test("A timeout, then a rejected resubmission: the rejection is final")
+  func timeoutThenRejected() async throws {
+    let screen = CheckoutScreen()
+    let tap = screen.tapPlaceOrder(book)
+    try await screen.server.place.waitForCall(0)
+    screen.server.timeOutWithoutCommit(0)
+    try await screen.server.place.waitForCall(1)
+    screen.events.expect(screen.keys[1], equals: screen.keys[0], "The resubmission sends the same key")
+    screen.server.place.fail(1, with: OrderServerError.rejected("card declined"))
+    try await screen.finish(tap, "the submission")
+    let rejected = SubmissionState.terminalFailure(reason: "card declined")
+    try screen.events.require(
+      screen.submitter.state, equals: rejected, "The rejection of the resubmission is final")
+    let retry = screen.tapTryAgain()
+    try await screen.finish(retry, "Try again after the rejection")
+    screen.events.expect(screen.server.place.callCount, equals: 2, "Nothing is sent again")
+    screen.events.expect(screen.server.orderCount, equals: 0, "The server holds no order")
+    screen.events.expect(screen.submitter.state, equals: rejected, "The state does not change")
+  }
+
   @Test("A new order gets a new key")
   func newOrderNewKey() async throws {
     let screen = CheckoutScreen()
