@@ -325,6 +325,24 @@ struct OrderSubmitterTests {
     screen.events.expect(screen.server.orderCount, equals: 2, "The server holds two orders")
   }
 
+  @Test("Starting over while an order is on its way sends nothing new and keeps its receipt")
+  func startOverWhileSubmitting() async throws {
+    let screen = CheckoutScreen()
+    let first = screen.tapPlaceOrder(book)
+    try await screen.server.place.waitForCall(0)
+    screen.events.record("user starts a new order while the first one is on its way")
+    screen.submitter.startNewOrder()
+    let second = screen.tapPlaceOrder(mug)
+    try await screen.finish(second, "the tap on the new order, while the first request is out")
+    screen.server.commit(0)
+    try await screen.finish(first, "the first order's submission")
+    screen.events.expect(
+      screen.server.place.callCount, equals: 1, "Nothing new is sent while the first order is on its way")
+    screen.events.expect(
+      screen.submitter.state, equals: .succeeded(Receipt(orderNumber: "R-1")),
+      "The first order's receipt is shown")
+  }
+
   @Test("A rejected order is final: Try again sends nothing")
   func terminalFailure() async throws {
     let screen = CheckoutScreen()
