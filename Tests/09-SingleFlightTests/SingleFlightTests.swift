@@ -128,6 +128,24 @@ struct TokenVaultTests {
       vault.outcome(next), equals: "got Token(fresh-2)", "The next call refreshes anew for the new session")
   }
 
+  @Test("A refresh stopped by a sign-out gives its callers sessionChanged, not CancellationError")
+  func signOutStopsRefresh() async throws {
+    let vault = Vault()  // This server stops when it is asked to.
+    let callers = (1...2).map(vault.caller)
+    try await vault.waitForRefresh(0)
+    try vault.events.require(vault.refresh.callCount, equals: 1, "Two callers at once make one refresh")
+    await vault.signOut()
+    if vault.refresh.isWaiting(0) {
+      // Sign-out did not stop the refresh: the server answers, late.
+      vault.refresh.succeed(0, with: fresh(1))
+    }
+    try await vault.finish(callers)
+    vault.events.expect(
+      callers.map(vault.outcome),
+      equals: ["threw SessionError.sessionChanged", "threw SessionError.sessionChanged"],
+      "The callers of the old session get sessionChanged, however the refresh ended")
+  }
+
   @Test("A failed refresh reaches every caller and the next call tries again")
   func failureReachesAll() async throws {
     let vault = Vault()
