@@ -16,7 +16,7 @@
 // SwiftPM caches this manifest by its text, not by the files it reads, so the
 // line below changes whenever curriculum.json does. `swift run workshop`
 // updates it for you; `workshop verify` fails while it is stale.
-// curriculum-digest: 3cb01caffb9600eb
+// curriculum-digest: cafd9a1d94f7946f
 
 import Foundation
 import PackageDescription

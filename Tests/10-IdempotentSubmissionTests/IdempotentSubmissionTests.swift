@@ -242,6 +242,21 @@ struct OrderSubmitterTests {
       screen.submitter.state, equals: .succeeded(Receipt(orderNumber: "R-1")), "The receipt is shown")
   }
 
+  @Test("A tap on Place order after the receipt is shown sends nothing")
+  func tapAfterReceipt() async throws {
+    let screen = CheckoutScreen()
+    let first = screen.tapPlaceOrder(book)
+    try await screen.server.place.waitForCall(0)
+    screen.server.commit(0)
+    try await screen.finish(first, "the first tap's submission")
+    let late = screen.tapPlaceOrder(book)
+    try await screen.finish(late, "the tap after the receipt")
+    screen.events.expect(screen.server.place.callCount, equals: 1, "Nothing is sent again")
+    screen.events.expect(screen.server.orderCount, equals: 1, "The server holds one order")
+    screen.events.expect(
+      screen.submitter.state, equals: .succeeded(Receipt(orderNumber: "R-1")), "The receipt stays on screen")
+  }
+
   @Test("Try again reuses the idempotency key, and the server holds one order")
   func retryReusesKey() async throws {
     let screen = CheckoutScreen()
