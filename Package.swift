@@ -16,7 +16,7 @@
 // SwiftPM caches this manifest by its text, not by the files it reads, so the
 // line below changes whenever curriculum.json does. `swift run workshop`
 // updates it for you; `workshop verify` fails while it is stale.
-// curriculum-digest: 782e2f6c1bc66fa6
+// curriculum-digest: 5c71f226d90dd6ad
 
 import Foundation
 import PackageDescription
@@ -55,7 +55,11 @@ let chapters = loadChapters().filter { !skipped.contains($0.number) }
 var targets: [Target] = [
   // How a failed check's explanation is laid out: the kit writes it, the runner reads it.
   .target(name: "CheckTranscript", path: "Sources/CheckTranscript"),
-  .target(name: "ConcurrencyTestKit", dependencies: ["CheckTranscript"], path: "Sources/ConcurrencyTestKit"),
+  // Lets ThreadSanitizer see Synchronization's `Mutex` on Linux (race checks).
+  .target(name: "SanitizerSupport", path: "Sources/SanitizerSupport"),
+  .target(
+    name: "ConcurrencyTestKit", dependencies: ["CheckTranscript", "SanitizerSupport"],
+    path: "Sources/ConcurrencyTestKit"),
 ]
 var products: [Product] = [
   .library(name: "ConcurrencyTestKit", targets: ["ConcurrencyTestKit"])

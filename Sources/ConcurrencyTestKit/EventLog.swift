@@ -179,7 +179,10 @@ public func show<Value>(_ value: Value) -> String {
   case is any CustomStringConvertible:
     return String(describing: value)
   default:
-    if mirror.displayStyle == .enum { return "\(type(of: value)).\(value)" }
+    // `as Any` names the dynamic type even for an error that was boxed twice
+    // on its way (thrown through a continuation, say), where `type(of:)` on
+    // the generic value would say only `Error`.
+    if mirror.displayStyle == .enum { return "\(type(of: value as Any)).\(value)" }
     return String(describing: value)
   }
 }

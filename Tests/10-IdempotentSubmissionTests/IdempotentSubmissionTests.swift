@@ -242,6 +242,21 @@ struct OrderSubmitterTests {
       screen.submitter.state, equals: .succeeded(Receipt(orderNumber: "R-1")), "The receipt is shown")
   }
 
+  @Test("A tap on Place order after the receipt is shown sends nothing")
+  func tapAfterReceipt() async throws {
+    let screen = CheckoutScreen()
+    let first = screen.tapPlaceOrder(book)
+    try await screen.server.place.waitForCall(0)
+    screen.server.commit(0)
+    try await screen.finish(first, "the first tap's submission")
+    let late = screen.tapPlaceOrder(book)
+    try await screen.finish(late, "the tap after the receipt")
+    screen.events.expect(screen.server.place.callCount, equals: 1, "Nothing is sent again")
+    screen.events.expect(screen.server.orderCount, equals: 1, "The server holds one order")
+    screen.events.expect(
+      screen.submitter.state, equals: .succeeded(Receipt(orderNumber: "R-1")), "The receipt stays on screen")
+  }
+
   @Test("Try again reuses the idempotency key, and the server holds one order")
   func retryReusesKey() async throws {
     let screen = CheckoutScreen()
@@ -287,6 +302,26 @@ struct OrderSubmitterTests {
     screen.events.expect(screen.server.orderCount, equals: 1, "The server holds one order")
   }
 
+  @Test("A timeout, then a rejected resubmission: the rejection is final")
+  func timeoutThenRejected() async throws {
+    let screen = CheckoutScreen()
+    let tap = screen.tapPlaceOrder(book)
+    try await screen.server.place.waitForCall(0)
+    screen.server.timeOutWithoutCommit(0)
+    try await screen.server.place.waitForCall(1)
+    screen.events.expect(screen.keys[1], equals: screen.keys[0], "The resubmission sends the same key")
+    screen.server.place.fail(1, with: OrderServerError.rejected("card declined"))
+    try await screen.finish(tap, "the submission")
+    let rejected = SubmissionState.terminalFailure(reason: "card declined")
+    try screen.events.require(
+      screen.submitter.state, equals: rejected, "The rejection of the resubmission is final")
+    let retry = screen.tapTryAgain()
+    try await screen.finish(retry, "Try again after the rejection")
+    screen.events.expect(screen.server.place.callCount, equals: 2, "Nothing is sent again")
+    screen.events.expect(screen.server.orderCount, equals: 0, "The server holds no order")
+    screen.events.expect(screen.submitter.state, equals: rejected, "The state does not change")
+  }
+
   @Test("A new order gets a new key")
   func newOrderNewKey() async throws {
     let screen = CheckoutScreen()
@@ -303,6 +338,24 @@ struct OrderSubmitterTests {
     screen.server.commit(1)
     try await screen.finish(second, "the second order")
     screen.events.expect(screen.server.orderCount, equals: 2, "The server holds two orders")
+  }
+
+  @Test("Starting over while an order is on its way sends nothing new and keeps its receipt")
+  func startOverWhileSubmitting() async throws {
+    let screen = CheckoutScreen()
+    let first = screen.tapPlaceOrder(book)
+    try await screen.server.place.waitForCall(0)
+    screen.events.record("user starts a new order while the first one is on its way")
+    screen.submitter.startNewOrder()
+    let second = screen.tapPlaceOrder(mug)
+    try await screen.finish(second, "the tap on the new order, while the first request is out")
+    screen.server.commit(0)
+    try await screen.finish(first, "the first order's submission")
+    screen.events.expect(
+      screen.server.place.callCount, equals: 1, "Nothing new is sent while the first order is on its way")
+    screen.events.expect(
+      screen.submitter.state, equals: .succeeded(Receipt(orderNumber: "R-1")),
+      "The first order's receipt is shown")
   }
 
   @Test("A rejected order is final: Try again sends nothing")

@@ -57,6 +57,20 @@ struct EventLogTests {
     #expect(show([1, 2]) == "[1, 2]")
   }
 
+  @Test("An enum error shows its own type, also when it was thrown through a continuation")
+  func showErrorThroughContinuation() async {
+    enum Failure: Error { case gone }
+    do {
+      _ = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
+        continuation.resume(throwing: Failure.gone)
+      }
+    } catch {
+      #expect(show(error) == "Failure.gone")
+    }
+    let direct: any Error = Failure.gone
+    #expect(show(direct) == "Failure.gone")
+  }
+
   @Test("withinTimeLimit returns the operation's value")
   func withinTimeLimitValue() async throws {
     let events = EventLog()
