@@ -7,7 +7,7 @@ import Foundation
 /// the chapter's solution:
 ///
 ///     # The once-guard is a plain Bool: two threads can both see `false`.
-///     kind: wrong
+///     kind: wrong           (or right, or uncaught: a known blind spot, not graded)
 ///     --- ProfileBridge.swift
 ///     <<<<<<< find
 ///     text that occurs exactly once in the solution's file
@@ -23,6 +23,9 @@ public struct Mutation: Sendable, Equatable {
     case wrong
     /// Another right answer: every check must pass.
     case right
+    /// A mistake no deterministic check can catch here (a ThreadSanitizer
+    /// blind spot, a window no test can open): kept on record, not graded.
+    case uncaught
   }
 
   /// One change to one file.
@@ -78,7 +81,7 @@ public struct Mutation: Sendable, Equatable {
         } else if line.hasPrefix("kind:") {
           let value = line.dropFirst("kind:".count).trimmingCharacters(in: .whitespaces)
           guard let parsed = Kind(rawValue: value) else {
-            throw fail("kind must be wrong or right, not \(value)")
+            throw fail("kind must be wrong, right or uncaught, not \(value)")
           }
           kind = parsed
         } else if line.hasPrefix("--- ") {
