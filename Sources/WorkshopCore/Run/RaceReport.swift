@@ -173,7 +173,11 @@ public struct RaceReport: Sendable, Equatable {
     let mangled = Array(Set(symbols.filter { $0.hasPrefix("$s") })).sorted()
     guard !mangled.isEmpty,
       let outcome = try? Subprocess.run(
-        "swift", ["demangle", "--simplified", "--compact"] + mangled, timeout: 20),
+        "swift", ["demangle", "--simplified", "--compact"] + mangled,
+        // The runner's own temporary folder, which it removes, not /tmp.
+        environment: ProcessInfo.processInfo.environment.merging(
+          ["TMPDIR": TemporaryFolder.shared.url.path], uniquingKeysWith: { $1 }),
+        timeout: 20),
       outcome.succeeded
     else { return [:] }
     let lines = outcome.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(
