@@ -1,0 +1,86 @@
+import Foundation
+
+/// The ThreadSanitizer pass of race-checked chapters.
+extension Grader {
+  /// Runs again, under ThreadSanitizer, the checks of every race-checked
+  /// chapter whose checks all pass, and folds what it finds into the reports.
+  ///
+  /// It waits for the plain checks: instrumented code builds and runs several
+  /// times slower, and a chapter whose checks fail is not done either way.
+  func raceCheck(_ reports: [ChapterReport]) -> [ChapterReport] {
+    var reports = reports
+    let ready = reports.indices.filter { index in
+      let report = reports[index]
+      guard report.chapter.raceChecked else { return false }
+      reports[index].raceCheck = .waiting
+      switch racePass {
+      case .whenChecksPass: return report.state == .done
+      case .always:
+        return report.compileErrors.isEmpty && report.crash == nil && report.timeLimit == nil
+          && !report.checks.isEmpty
+      }
+    }
+    guard !ready.isEmpty else { return reports }
+    progress?("Checking for data races")
+    let build: Build
+    let expected: [ExpectedCheck]
+    do {
+      build = try raceBuild()
+      expected = try TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox).listChecks()
+    } catch {
+      let reason = "the ThreadSanitizer build failed: \(firstLine(of: "\(error)"))"
+      for index in ready { reports[index].raceCheck = .notRun(reason) }
+      return reports
+    }
+    let candidates = ready.map { reports[$0] }
+    let results = concurrentMap(candidates, width: 2) { report -> ChapterReport in
+      if let errors = build.brokenChapters[report.chapter.number] {
+        var report = report
+        report.raceCheck = .notRun(
+          "it does not build with ThreadSanitizer: \(firstLine(of: errors.first ?? ""))")
+        return report
+      }
+      let prefix = report.chapter.testModule + "."
+      let sanitized = grade(
+        report.chapter, expecting: expected.filter { $0.id.hasPrefix(prefix) }, build: build)
+      return Self.merge(report, sanitized: sanitized)
+    }
+    for (index, report) in zip(ready, results) { reports[index] = report }
+    return reports
+  }
+
+  /// A chapter's report with its ThreadSanitizer run folded in: a check that
+  /// passed, but failed there, fails, with what ThreadSanitizer found.
+  static func merge(_ plain: ChapterReport, sanitized: ChapterReport) -> ChapterReport {
+    var report = plain
+    let byID = Dictionary(sanitized.checks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    var failed = sanitized.checks.isEmpty || sanitized.crash != nil || sanitized.timeLimit != nil
+    var pinned = false
+    for index in report.checks.indices {
+      guard let check = byID[report.checks[index].id] else {
+        failed = true
+        continue
+      }
+      guard check.status != .passed, check.status != .skipped else { continue }
+      failed = true
+      // A check that failed already keeps its own failure.
+      guard report.checks[index].status == .passed else { continue }
+      pinned = true
+      report.checks[index].status = check.status == .interrupted ? .interrupted : .failed
+      // Race reports say what they are; anything else that failed only in
+      // the instrumented build says where it failed.
+      let races = check.issues.filter { $0.hasPrefix(RaceReport.headline) }
+      report.checks[index].issues =
+        races.isEmpty ? check.issues.map { "Under ThreadSanitizer (the race-check build):\n" + $0 } : races
+    }
+    if failed, !pinned, plain.state == .done {
+      // Not one check to pin it on: the whole run went wrong.
+      report.raceCheck = .notRun(
+        firstLine(of: sanitized.crash ?? "the checks did not finish under ThreadSanitizer"))
+    } else {
+      report.raceCheck = failed ? .failed : .clean
+    }
+    return report
+  }
+
+}
