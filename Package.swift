@@ -16,7 +16,7 @@
 // SwiftPM caches this manifest by its text, not by the files it reads, so the
 // line below changes whenever curriculum.json does. `swift run workshop`
 // updates it for you; `workshop verify` fails while it is stale.
-// curriculum-digest: 5c71f226d90dd6ad
+// curriculum-digest: c6b9b0ecf80bc0c6
 
 import Foundation
 import PackageDescription

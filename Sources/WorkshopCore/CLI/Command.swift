@@ -78,10 +78,12 @@ enum CommandLineSpec {
     name: "--reset", value: nil, help: "Start the chapter's hints from the first one again.")
   static let repeatCount = Option(
     name: "--repeat", value: "count",
-    help: "Grade every chapter this many times (1 to 1000) and require identical results.", defaultValue: "1")
+    help:
+      "Grade every chapter, and every wrong and right fix, this many times (1 to 1000) and require identical results.",
+    defaultValue: "1")
   static let fixes = Option(
     name: "--fixes", value: "chapter",
-    help: "Check only this chapter's wrong and right fixes (Mutations/), while writing them.")
+    help: "Check only this chapter's wrong and right fixes (Mutations/), or every chapter's with 'all'.")
   static let chapter = (name: "chapter", help: "A number (4 or 04) or a name (DebouncedSearch).")
 
   static let subcommands: [Subcommand] = [

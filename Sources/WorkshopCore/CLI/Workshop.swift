@@ -212,7 +212,9 @@ public struct Workshop {
     _ workspace: Workspace, repeatCount: Int, fixesOf query: String?, _ options: Command.Options
   ) -> Int32 {
     var only: [Curriculum.Chapter]?
-    if let query {
+    if query == "all" {
+      only = workspace.curriculum.chapters
+    } else if let query {
       guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
       only = [chapter]
     }

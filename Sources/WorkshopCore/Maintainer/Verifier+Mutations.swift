@@ -78,20 +78,41 @@ extension Verifier {
           try place(solutionOf: chapter, in: copy, applying: list[round])
           graded.append(chapter)
         } catch {
-          results[chapter.number, default: []].append((list[round], .unusable("\(error)")))
+          results[chapter.number, default: []].append((list[round], .unusable("cannot be applied: \(error)")))
           try? place(solutionOf: chapter, in: copy, applying: nil)
         }
       }
       guard !graded.isEmpty else { continue }
       do {
-        let reports = try grader.grade(graded)
-        for report in reports {
+        // One build per round, its checks run `repeatCount` times: a fix
+        // must be caught (or accepted) the same way every time.
+        let build = try grader.build()
+        let runs = try (0..<repeatCount).map { run in
+          if repeatCount > 1 {
+            progress?("Fixes, round \(round + 1) of \(rounds), run \(run + 1) of \(repeatCount)")
+          }
+          return try grader.run(graded, build: build)
+        }
+        for (index, report) in runs[0].enumerated() {
           let mutation = lists[report.chapter.number]![round]
-          results[report.chapter.number, default: []].append((mutation, .graded(report)))
+          let differing = runs.indices.filter { runs[$0][index].signature != report.signature }
+          if differing.isEmpty {
+            results[report.chapter.number, default: []].append((mutation, .graded(report)))
+          } else {
+            let run = differing[0]
+            results[report.chapter.number, default: []].append(
+              (
+                mutation,
+                .unusable(
+                  "not identical in \(runs.count) runs: run 1 \(report.signature); run \(run + 1) \(runs[run][index].signature)"
+                )
+              ))
+          }
         }
       } catch {
         for chapter in graded {
-          results[chapter.number, default: []].append((lists[chapter.number]![round], .unusable("\(error)")))
+          results[chapter.number, default: []].append(
+            (lists[chapter.number]![round], .unusable("cannot be graded: \(error)")))
         }
       }
     }
@@ -121,7 +142,7 @@ extension Verifier {
         let label = "\(mutation.name) (\(mutation.note))"
         switch (mutation.kind, outcome) {
         case (_, .unusable(let reason)):
-          details.append("✗ \(label): cannot be graded: \(firstLine(of: reason))")
+          details.append("✗ \(label): \(firstLine(of: reason))")
           tally.item(false, "\(chapter.paddedNumber) \(mutation.name)", [], quiet: true)
         case (.wrong, .graded(let report)):
           if !report.compileErrors.isEmpty {

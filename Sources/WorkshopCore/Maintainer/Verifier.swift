@@ -10,7 +10,8 @@ import Foundation
 /// 3. Every starter fails exactly the checks `curriculum.json` declares.
 /// 4. The test kit's and the runner's own tests pass.
 /// 5. Every chapter's wrong fixes (`Mutations/`) fail a check, its right ones pass.
-/// 6. With `--repeat N`, every chapter's results are identical in all N runs.
+/// 6. With `--repeat N`, every chapter's results, and every fix's, are
+///    identical in all N runs.
 ///
 /// Every item counts once; the closing line is `N passed, M failed`.
 public struct Verifier {
