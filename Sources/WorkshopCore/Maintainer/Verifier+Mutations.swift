@@ -66,6 +66,7 @@ extension Verifier {
     let grader = Grader(workspace: copy, variant: .chapters, timeLimit: timeLimit, progress: progress)
     let rounds = lists.values.map(\.count).max() ?? 0
     var results: [Int: [(Mutation, Outcome)]] = [:]
+    var varying: [Int: [String]] = [:]
     for round in 0..<rounds {
       progress?("Fixes, round \(round + 1) of \(rounds)")
       var graded: [Curriculum.Chapter] = []
@@ -95,16 +96,23 @@ extension Verifier {
         }
         for (index, report) in runs[0].enumerated() {
           let mutation = lists[report.chapter.number]![round]
-          let differing = runs.indices.filter { runs[$0][index].signature != report.signature }
+          // What must not change is the verdict: caught or not, accepted or
+          // not. Which checks fail may: a fix that keeps state in a global
+          // couples checks that run side by side, so which of them trips
+          // over it depends on their order. That is noted, not failed.
+          let differing = runs.indices.filter { Self.verdict(runs[$0][index]) != Self.verdict(report) }
           if differing.isEmpty {
             results[report.chapter.number, default: []].append((mutation, .graded(report)))
+            if runs.contains(where: { $0[index].signature != report.signature }) {
+              varying[report.chapter.number, default: []].append(mutation.name)
+            }
           } else {
             let run = differing[0]
             results[report.chapter.number, default: []].append(
               (
                 mutation,
                 .unusable(
-                  "not identical in \(runs.count) runs: run 1 \(report.signature); run \(run + 1) \(runs[run][index].signature)"
+                  "not the same verdict in \(runs.count) runs: run 1 \(Self.verdict(report)) (\(report.signature)); run \(run + 1) \(Self.verdict(runs[run][index])) (\(runs[run][index].signature))"
                 )
               ))
           }
@@ -119,7 +127,14 @@ extension Verifier {
     for chapter in chapters {
       try? place(solutionOf: chapter, in: copy, applying: nil)
     }
-    report(results, blindSpots: blindSpots, chapters: chapters, tally)
+    report(results, blindSpots: blindSpots, varying: varying, chapters: chapters, tally)
+  }
+
+  /// A fix's verdict, which must be the same in every run: whether it
+  /// passes every check (TSan included), fails one, or does not compile.
+  static func verdict(_ report: ChapterReport) -> String {
+    if !report.compileErrors.isEmpty { return "does not compile" }
+    return report.state == .done ? "passes every check" : "fails a check"
   }
 
   /// What grading one mutation gave.
@@ -130,7 +145,8 @@ extension Verifier {
   }
 
   private func report(
-    _ results: [Int: [(Mutation, Outcome)]], blindSpots: [Int: [Mutation]], chapters: [Curriculum.Chapter],
+    _ results: [Int: [(Mutation, Outcome)]], blindSpots: [Int: [Mutation]], varying: [Int: [String]],
+    chapters: [Curriculum.Chapter],
     _ tally: Tally
   ) {
     for chapter in chapters {
@@ -185,6 +201,13 @@ extension Verifier {
             ? "" : style.dim(" (\(blind.count) known blind spot\(blind.count == 1 ? "" : "s"), not graded)"))
       )
       for line in details { write("      " + line) }
+      if let names = varying[chapter.number] {
+        write(
+          "      "
+            + style.dim(
+              "same verdict in every run, but which checks fail varies (state shared between checks): \(names.joined(separator: ", "))"
+            ))
+      }
     }
   }
 
