@@ -15,9 +15,11 @@ import Foundation
 public enum SeparateThreads {
   /// How many times a race check plays its scenario. ThreadSanitizer's
   /// verdict follows from how the threads synchronise, not from timing, but
-  /// its bookkeeping misses the odd race (measured here: about one run in
-  /// forty); in five rounds a miss is vanishingly rare.
-  public static let rounds = 5
+  /// in practice a single round misses now and then, far more often on a
+  /// loaded machine: chapter 08's unlocked-state fix went unreported in 1 of
+  /// 30 runs of five rounds alone and in 4 of 30 with three runs at once,
+  /// and in none of 90 runs with three at once at twenty rounds.
+  public static let rounds = 20
 
   /// Starts one thread per closure, releases them together once all have
   /// started, and calls `done` (on one of them) when every closure returned.

@@ -110,7 +110,12 @@ public struct Grader: Sendable {
   static let parallelChapters = 8
 
   /// Grades `chapters` from an existing build, each in processes of its own.
-  public func run(_ chapters: [Curriculum.Chapter], build: Build) throws -> [ChapterReport] {
+  ///
+  /// `raceBuild`, when given, is the up-to-date ThreadSanitizer build to use
+  /// instead of asking SwiftPM again (for runs repeated from one build).
+  public func run(
+    _ chapters: [Curriculum.Chapter], build: Build, raceBuild: Build? = nil
+  ) throws -> [ChapterReport] {
     let course = Fingerprint.ofCourse(workspace)
     let expected = try TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox)
       .listChecks()
@@ -129,7 +134,7 @@ public struct Grader: Sendable {
       progress?("Grading \(count)/\(pending.count)")
       return report
     }
-    let checked = raceCheck(reports)
+    let checked = raceCheck(reports, build: raceBuild)
     // Without a sandbox, code under test can write anywhere: a grade made
     // while the checks changed is no grade.
     let now = Fingerprint.ofCourse(workspace)

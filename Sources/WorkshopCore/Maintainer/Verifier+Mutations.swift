@@ -88,12 +88,8 @@ extension Verifier {
         // One build per round, its checks run `repeatCount` times: a fix
         // must be caught (or accepted) the same way every time.
         let build = try grader.build()
-        let runs = try (0..<repeatCount).map { run in
-          if repeatCount > 1 {
-            progress?("Fixes, round \(round + 1) of \(rounds), run \(run + 1) of \(repeatCount)")
-          }
-          return try grader.run(graded, build: build)
-        }
+        let runs = try repeatedRuns(
+          grader, graded, build: build, label: "fixes, round \(round + 1) of \(rounds)")
         for (index, report) in runs[0].enumerated() {
           let mutation = lists[report.chapter.number]![round]
           // What must not change is the verdict: caught or not, accepted or

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// `workshop verify`: checks the course, not a learner's progress.
 ///
@@ -239,14 +240,46 @@ public struct Verifier {
       racePass: variant == .chapters ? .always : .whenChecksPass, progress: progress)
     do {
       let build = try grader.build(force: true)
-      return try (0..<repeatCount).map { run in
-        progress?("Run \(run + 1) of \(repeatCount) (\(variant.rawValue))")
-        return try grader.run(workspace.curriculum.chapters, build: build)
-      }
+      return try repeatedRuns(grader, workspace.curriculum.chapters, build: build, label: variant.rawValue)
     } catch {
       tally.item(false, "the \(variant.rawValue) build", ["\(error)"])
       return []
     }
+  }
+
+  /// How many repeated runs grade at the same time: most of a run is waiting
+  /// (for a process, for a failing check's hang bound), and the extra load
+  /// is part of what `--repeat` proves results independent of.
+  static let parallelRuns = 3
+
+  /// Grades `chapters` from `build` `repeatCount` times: the first run alone
+  /// (it brings the ThreadSanitizer build up to date), the others
+  /// `parallelRuns` at a time, sharing that build.
+  func repeatedRuns(
+    _ grader: Grader, _ chapters: [Curriculum.Chapter], build: Build, label: String
+  ) throws -> [[ChapterReport]] {
+    progress?("Run 1 of \(repeatCount) (\(label))")
+    let first = try grader.run(chapters, build: build)
+    guard repeatCount > 1 else { return [first] }
+    let sanitized = first.contains { report in
+      switch report.raceCheck {
+      case .clean?, .failed?: true
+      default: false
+      }
+    }
+    let raceBuild = sanitized ? try grader.raceBuild() : nil
+    let done = Mutex(1)
+    let (progress, repeatCount) = (self.progress, self.repeatCount)
+    let rest = concurrentMap(Array(1..<repeatCount), width: Self.parallelRuns) { _ in
+      let result = Result { try grader.run(chapters, build: build, raceBuild: raceBuild) }
+      let count = done.withLock { count in
+        count += 1
+        return count
+      }
+      progress?("Run \(count) of \(repeatCount) (\(label))")
+      return result
+    }
+    return [first] + (try rest.map { try $0.get() })
   }
 
   private func runToolingTests(_ tally: Tally) {
