@@ -16,7 +16,7 @@
 // SwiftPM caches this manifest by its text, not by the files it reads, so the
 // line below changes whenever curriculum.json does. `swift run workshop`
 // updates it for you; `workshop verify` fails while it is stale.
-// curriculum-digest: c6b9b0ecf80bc0c6
+// curriculum-digest: 29274641c01f60c1
 
 import Foundation
 import PackageDescription
@@ -25,6 +25,8 @@ import PackageDescription
 struct Chapter {
   var number: Int
   var name: String
+  /// Set when the learner writes the chapter's checks: the module they check.
+  var component: String?
   var folder: String { String(format: "%02d-%@", number, name) }
 }
 
@@ -39,7 +41,7 @@ func loadChapters() -> [Chapter] {
   }
   return entries.compactMap { entry in
     guard let number = entry["number"] as? Int, let name = entry["name"] as? String else { return nil }
-    return Chapter(number: number, name: name)
+    return Chapter(number: number, name: name, component: entry["component"] as? String)
   }
 }
 
@@ -78,17 +80,44 @@ if !gradingOnly {
 }
 
 for chapter in chapters {
-  targets.append(
-    .target(
-      name: chapter.name,
-      path: (useSolutions ? "Solutions/" : "Chapters/") + chapter.folder,
-      // Learners' chapters carry a README; solutions are source files only.
-      exclude: useSolutions ? [] : ["README.md"]))
+  let folder = (useSolutions ? "Solutions/" : "Chapters/") + chapter.folder
+  // Learners' chapters carry a README; solutions are source files only.
+  let exclude = useSolutions ? [] : ["README.md"]
+  if let component = chapter.component {
+    // The learner writes the checks: their folder is the test target, and the
+    // component they check is the course's, in Sources/.
+    targets.append(.target(name: component, path: "Sources/\(component)"))
+    targets.append(
+      .testTarget(
+        name: chapter.name + "Tests", dependencies: [.target(name: component), "ConcurrencyTestKit"],
+        path: folder, exclude: exclude))
+    continue
+  }
+  targets.append(.target(name: chapter.name, path: folder, exclude: exclude))
   targets.append(
     .testTarget(
       name: chapter.name + "Tests",
       dependencies: [.target(name: chapter.name), "ConcurrencyTestKit"],
       path: "Tests/\(chapter.folder)Tests"))
+}
+
+// `workshop` grades a learner's checks against broken versions of the
+// component (WORKSHOP_COMPONENT_VARIANTS=SignupForm, in a copy of the course):
+// each `Variants/<id>/` is one version, and `Variants/<id>-checks/` the
+// learner's checks, compiled against it under the component's own name.
+if let component = environment["WORKSHOP_COMPONENT_VARIANTS"],
+  let checks = environment["WORKSHOP_CHECKS_CHAPTER"],
+  let ids = try? FileManager.default.contentsOfDirectory(
+    atPath: Context.packageDirectory + "/Variants")
+{
+  for id in ids.sorted() where !id.hasSuffix("-checks") && !id.hasPrefix(".") {
+    targets.append(.target(name: "\(component)_\(id)", path: "Variants/\(id)"))
+    targets.append(
+      .testTarget(
+        name: "\(checks)_\(id)Tests", dependencies: [.target(name: "\(component)_\(id)"), "ConcurrencyTestKit"],
+        path: "Variants/\(id)-checks",
+        swiftSettings: [.unsafeFlags(["-module-alias", "\(component)=\(component)_\(id)"])]))
+  }
 }
 
 let package = Package(

@@ -69,7 +69,12 @@ public struct Builder: Sendable {
     {
       return Build(product: product, launcher: launcher, brokenChapters: [:], sanitizer: sanitizer)
     }
-    invalidate(modules: Fingerprint.modulesSwiftPMWouldMiss(between: last?.files ?? [:], and: files))
+    invalidate(
+      modules: Set(
+        Fingerprint.modulesSwiftPMWouldMiss(between: last?.files ?? [:], and: files).map { module in
+          // A chapter whose checks the learner writes builds as its test module.
+          workspace.curriculum.chapters.first { $0.name == module }?.codeModule ?? module
+        }))
 
     var broken = precheck()
     while true {
@@ -126,7 +131,8 @@ public struct Builder: Sendable {
       }
       for name in swift.sorted() {
         let text = (try? String(contentsOf: workspace.url(folder + "/" + name), encoding: .utf8)) ?? ""
-        if let line = Self.line(in: text, matching: Self.testingImport) {
+        // A chapter whose checks the learner writes is a test target.
+        if !chapter.writesChecks, let line = Self.line(in: text, matching: Self.testingImport) {
           problems.append(
             "\(folder)/\(name):\(line): a chapter is app code and cannot import a testing library. Remove the import."
           )

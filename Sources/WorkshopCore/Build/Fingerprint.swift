@@ -92,6 +92,11 @@ public enum Fingerprint {
   /// A file's content hash (64-bit FNV-1a, hex); empty for an unreadable file.
   static func hash(_ url: URL) -> String {
     guard let data = try? Data(contentsOf: url) else { return "" }
+    return hash(data)
+  }
+
+  /// The 64-bit FNV-1a hash of `data`, in hex.
+  static func hash(_ data: Data) -> String {
     var value: UInt64 = 0xcbf2_9ce4_8422_2325
     data.withUnsafeBytes { bytes in
       for byte in bytes {

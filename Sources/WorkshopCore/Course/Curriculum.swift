@@ -37,11 +37,18 @@ public struct Curriculum: Codable, Sendable, Equatable {
     /// The display names of the checks the starter passes, but fails under
     /// ThreadSanitizer: a data race and nothing else.
     public var starterRaces: [String]
+    /// For a chapter in which the learner writes the checks: the module of
+    /// the component they check (`Sources/<component>`). The chapter's folder
+    /// is then a test target, `nameTests`, graded against the component and
+    /// against broken versions of it (see ``Grader``).
+    public var component: String?
 
     public init(
       number: Int, name: String, title: String, summary: String, files: [String],
-      hints: [String], starterFails: [String], raceChecked: Bool = false, starterRaces: [String] = []
+      hints: [String], starterFails: [String], raceChecked: Bool = false, starterRaces: [String] = [],
+      component: String? = nil
     ) {
+      self.component = component
       self.number = number
       self.name = name
       self.title = title
@@ -54,7 +61,7 @@ public struct Curriculum: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-      case number, name, title, summary, files, hints, starterFails, raceChecked, starterRaces
+      case number, name, title, summary, files, hints, starterFails, raceChecked, starterRaces, component
     }
 
     public init(from decoder: any Decoder) throws {
@@ -68,7 +75,8 @@ public struct Curriculum: Codable, Sendable, Equatable {
         hints: try container.decode([String].self, forKey: .hints),
         starterFails: try container.decode([String].self, forKey: .starterFails),
         raceChecked: try container.decodeIfPresent(Bool.self, forKey: .raceChecked) ?? false,
-        starterRaces: try container.decodeIfPresent([String].self, forKey: .starterRaces) ?? [])
+        starterRaces: try container.decodeIfPresent([String].self, forKey: .starterRaces) ?? [],
+        component: try container.decodeIfPresent(String.self, forKey: .component))
     }
 
     /// The two-digit number, as in folder names: `04`.
@@ -77,6 +85,11 @@ public struct Curriculum: Codable, Sendable, Equatable {
     public var folder: String { "\(paddedNumber)-\(name)" }
     /// The test module holding the chapter's checks.
     public var testModule: String { "\(name)Tests" }
+    /// Whether the learner writes this chapter's checks (it has a component).
+    public var writesChecks: Bool { component != nil }
+    /// The module built from the chapter's folder: the chapter's code, or,
+    /// when the learner writes the checks, their test module.
+    public var codeModule: String { writesChecks ? testModule : name }
     /// The folder of the checks under `Tests/`.
     public var testFolder: String { "\(folder)Tests" }
     /// The slide deck under `Slides/`.

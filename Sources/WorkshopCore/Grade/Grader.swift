@@ -134,7 +134,7 @@ public struct Grader: Sendable {
       progress?("Grading \(count)/\(pending.count)")
       return report
     }
-    let checked = raceCheck(reports, build: raceBuild)
+    let checked = checkTheChecks(raceCheck(reports, build: raceBuild), build: build)
     // Without a sandbox, code under test can write anywhere: a grade made
     // while the checks changed is no grade.
     let now = Fingerprint.ofCourse(workspace)

@@ -49,8 +49,9 @@ public enum EventStream {
     public var testID: String?
     public var issue: Issue?
     public var messages: [Message]
+    public var instant: Instant?
 
-    enum CodingKeys: String, CodingKey { case kind, testID, issue, messages }
+    enum CodingKeys: String, CodingKey { case kind, testID, issue, messages, instant }
 
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -58,7 +59,14 @@ public enum EventStream {
       testID = try container.decodeIfPresent(String.self, forKey: .testID)
       issue = try container.decodeIfPresent(Issue.self, forKey: .issue)
       messages = try container.decodeIfPresent([Message].self, forKey: .messages) ?? []
+      instant = try? container.decodeIfPresent(Instant.self, forKey: .instant)
     }
+  }
+
+  /// When an event happened (`ABI.EncodedInstant`).
+  public struct Instant: Decodable, Sendable {
+    /// Seconds on the process's monotonic clock.
+    public var absolute: Double
   }
 
   /// An issue recorded by a test (`ABI.EncodedIssue`).
@@ -124,6 +132,8 @@ public enum EventStream {
     /// the run's end, a second start or end of a check. Something else wrote
     /// to the stream.
     public var isTampered = false
+    /// How long each check took, in seconds, start to end.
+    public var durations: [String: Double] = [:]
 
     public init() {}
   }
@@ -131,6 +141,7 @@ public enum EventStream {
   /// Reads a run's events into what happened to each check.
   public static func summary(of records: [Record]) -> Summary {
     var summary = Summary()
+    var starts: [String: Double] = [:]
     for record in records {
       if summary.runEnded { summary.isTampered = true }
       guard case .event(let event) = record.payload else { continue }
@@ -145,8 +156,10 @@ public enum EventStream {
       switch event.kind {
       case "testStarted":
         if !summary.started.insert(id).inserted { summary.isTampered = true }
+        starts[id] = event.instant?.absolute
       case "testEnded":
         if !summary.ended.insert(id).inserted { summary.isTampered = true }
+        if let start = starts[id], let end = event.instant?.absolute { summary.durations[id] = end - start }
       case "testSkipped":
         summary.skipped.insert(id)
       case "testCancelled", "testCaseCancelled":

@@ -126,6 +126,17 @@ public struct Mutation: Sendable, Equatable {
     return Mutation(name: name, note: note, kind: kind, edits: edits)
   }
 
+  /// Every mutation in `folder` (`*.mutation`), sorted by name; none when
+  /// there is no such folder.
+  public static func load(from folder: URL) throws -> [Mutation] {
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+      .filter { $0.hasSuffix("." + fileExtension) }.sorted()
+    return try names.map { name in
+      let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+      return try parse(text, name: String(name.dropLast(fileExtension.count + 1)))
+    }
+  }
+
   /// The chapter's files with this mutation applied; `files` maps names to
   /// contents. Throws when a find text is not in its file exactly once.
   public func apply(to files: [String: String]) throws -> [String: String] {

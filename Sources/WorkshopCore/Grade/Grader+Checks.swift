@@ -1,0 +1,352 @@
+import Foundation
+import Synchronization
+
+/// Grading a chapter in which the learner writes the checks (`component` in
+/// `curriculum.json`): their checks must pass on the course's component every
+/// time, quickly and without waiting for real time, and fail on every broken
+/// version of it (`Tests/NN-NameTests/Variants/*.mutation`, `kind: wrong`),
+/// while passing on every other correct version (`kind: right`).
+extension Grader {
+  /// How many times the learner's checks run on the correct component.
+  static let checkRuns = 10
+  /// How many times they run on each other version: a broken one counts as
+  /// caught only when it is caught every time.
+  static let variantRuns = 3
+  /// The most a check may take, in seconds.
+  static let slowCheck = 1.0
+
+  /// The folder of a chapter's versions of its component.
+  static func variantsFolder(_ chapter: Curriculum.Chapter) -> String {
+    "Tests/\(chapter.testFolder)/Variants"
+  }
+
+  /// Folds the grading of the learner's checks into the reports of the
+  /// chapters in which they write them; others are returned as they are.
+  func checkTheChecks(_ reports: [ChapterReport], build: Build) -> [ChapterReport] {
+    reports.map { report in
+      report.chapter.writesChecks ? checkTheChecks(report, build: build) : report
+    }
+  }
+
+  private func checkTheChecks(_ plain: ChapterReport, build: Build) -> ChapterReport {
+    var report = plain
+    let chapter = plain.chapter
+    let variants: [Mutation]
+    do {
+      variants = try Mutation.load(from: workspace.url(Self.variantsFolder(chapter)))
+    } catch {
+      report.crash = "the versions of the component cannot be read: \(error)"
+      return report
+    }
+    let waits = realWaits(in: chapter)
+    var items: [CheckResult] = [
+      CheckResult(
+        id: "workshop.waits", name: "Waits for events, never for real time",
+        status: waits.isEmpty ? .passed : .failed,
+        issues: waits.isEmpty
+          ? []
+          : [
+            "A check must decide when things happen, not wait and hope. Found:\n"
+              + waits.map { "  " + $0 }.joined(separator: "\n")
+              + "\nUse the kit's TestClock (advance it after waitForSleepers) and await what you wait for."
+          ])
+    ]
+    let usable =
+      plain.compileErrors.isEmpty && plain.crash == nil && plain.timeLimit == nil && !plain.checks.isEmpty
+    if usable && plain.failing.isEmpty {
+      report.checks = repeated(plain, build: build)
+    }
+    let ready = usable && report.failing.isEmpty
+    let outcomes = ready ? grade(variants, of: chapter) : [:]
+    // Broken versions first, then the correct ones.
+    let listed = variants.filter { $0.kind == .wrong } + variants.filter { $0.kind == .right }
+    for variant in listed {
+      let name =
+        variant.kind == .wrong
+        ? "Catches a field that \(variant.note)" : "Accepts a field that \(variant.note)"
+      let id = "workshop.variant.\(variant.name)"
+      guard ready else {
+        items.append(
+          CheckResult(
+            id: id, name: name, status: .skipped,
+            issues: ["Graded once every check of yours passes on the real component, every time."]))
+        continue
+      }
+      let outcome = outcomes[variant.name] ?? .failure(VariantError("it could not be graded"))
+      switch (variant.kind, outcome) {
+      case (_, .failure(let reason)):
+        items.append(CheckResult(id: id, name: name, status: .interrupted, issues: [reason.description]))
+      case (.wrong, .success(let runs)):
+        let caught = runs.filter { !$0.isEmpty }.count
+        items.append(
+          CheckResult(
+            id: id, name: name, status: caught == runs.count ? .passed : .failed,
+            issues: caught == runs.count
+              ? []
+              : [
+                caught == 0
+                  ? "Every check of yours passes on a field that \(variant.note). Which check would notice?"
+                  : "Caught in only \(caught) of \(runs.count) runs: a check of yours depends on timing."
+              ]))
+      case (_, .success(let runs)):
+        let failures = runs.flatMap { $0 }
+        items.append(
+          CheckResult(
+            id: id, name: name, status: failures.isEmpty ? .passed : .failed,
+            issues: failures.isEmpty
+              ? []
+              : [
+                "This field is correct too (it \(variant.note)), but a check of yours fails on it: it tests how"
+                  + " the field is written, not what it does.\n" + failures.prefix(2).joined(separator: "\n")
+              ]))
+      }
+    }
+    report.checks += items
+    return report
+  }
+
+  // MARK: - The learner's checks, again and again
+
+  /// The report's checks after `checkRuns` runs in all: a check that failed
+  /// once fails, with the run it failed in; one slower than `slowCheck` fails.
+  private func repeated(_ plain: ChapterReport, build: Build) -> [CheckResult] {
+    let runner = TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox)
+    let filter = "^" + NSRegularExpression.escapedPattern(for: plain.chapter.testModule + ".")
+    let runs = concurrentMap(Array(1..<Self.checkRuns), width: 3) { _ in
+      runner.run(filter: filter, timeLimit: timeLimit / 2)
+    }
+    var checks = plain.checks
+    for index in checks.indices {
+      let id = checks[index].id
+      for (number, run) in zip(2..., runs) {
+        let issues = run.summary.issues[id] ?? []
+        if !run.isComplete || !run.summary.ended.contains(id) || !issues.isEmpty {
+          checks[index].status = .failed
+          checks[index].issues = [
+            "Passed in run 1, but not in run \(number) of \(Self.checkRuns): a check must pass every time."
+              + (issues.first.map { "\n" + $0 } ?? (run.cause.map { "\nThe run ended: " + $0 } ?? ""))
+          ]
+          break
+        }
+        if let seconds = run.summary.durations[id], seconds > Self.slowCheck {
+          checks[index].status = .failed
+          checks[index].issues = [
+            String(
+              format: "Took %.1f s in run %d: a check takes no real time (the limit is %.0f s).", seconds,
+              number, Self.slowCheck)
+          ]
+          break
+        }
+      }
+    }
+    return checks
+  }
+
+  /// Calls that wait for real time in the learner's files: `File.swift:12: Task.sleep`.
+  private func realWaits(in chapter: Curriculum.Chapter) -> [String] {
+    let folder = workspace.codeFolder(chapter, variant)
+    let files = ((try? FileManager.default.contentsOfDirectory(atPath: workspace.url(folder).path)) ?? [])
+      .filter { $0.hasSuffix(".swift") }.sorted()
+    var found: [String] = []
+    for file in files {
+      let text = (try? String(contentsOf: workspace.url(folder + "/" + file), encoding: .utf8)) ?? ""
+      for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        for (pattern, what) in Self.realWaitPatterns where code.contains(pattern) {
+          found.append("\(folder)/\(file):\(index + 1): \(what)")
+        }
+      }
+    }
+    return found
+  }
+
+  /// What waits for real time, or hopes the scheduler got somewhere.
+  static let realWaitPatterns: [(String, String)] = [
+    ("Task.sleep", "Task.sleep waits for real time"),
+    ("Thread.sleep", "Thread.sleep waits for real time"),
+    ("usleep(", "usleep waits for real time"),
+    ("nanosleep(", "nanosleep waits for real time"),
+    ("ContinuousClock", "a ContinuousClock runs in real time"),
+    ("SuspendingClock", "a SuspendingClock runs in real time"),
+    ("asyncAfter", "asyncAfter waits for real time"),
+    ("Task.yield", "Task.yield hopes another task got somewhere; await what you wait for"),
+  ]
+
+  // MARK: - The other versions of the component
+
+  /// Each version's runs: per run, the failures of the learner's checks (empty
+  /// when every check passed), or why it could not be graded.
+  private func grade(_ variants: [Mutation], of chapter: Curriculum.Chapter) -> [String: Result<
+    [[String]], VariantError
+  >] {
+    let graded = variants.filter { $0.kind != .uncaught }
+    guard !graded.isEmpty, let component = chapter.component else { return [:] }
+    progress?("Checking your checks against \(graded.count) versions of \(component)")
+    let copy: VariantWorkspace
+    do {
+      copy = try VariantWorkspace.prepare(for: chapter, variants: graded, from: workspace, variant: variant)
+    } catch {
+      return Dictionary(uniqueKeysWithValues: graded.map { ($0.name, .failure(VariantError("\(error)"))) })
+    }
+    let build: Build
+    do {
+      build = try Builder(
+        workspace: copy.workspace, variant: .chapters,
+        leftOut: Set(workspace.curriculum.chapters.map(\.number)),
+        environment: copy.environment(Self.childEnvironment), progress: progress
+      ).build()
+    } catch {
+      let reason = "the versions did not build: \(firstLine(of: "\(error)"))"
+      return Dictionary(uniqueKeysWithValues: graded.map { ($0.name, .failure(VariantError(reason))) })
+    }
+    let runner = TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox)
+    let jobs = graded.flatMap { variant in (0..<Self.variantRuns).map { (variant, $0) } }
+    let done = Mutex(0)
+    let results = concurrentMap(jobs, width: 4) { (variant, _) -> (String, Result<[String], VariantError>) in
+      let module = copy.testModule(of: variant)
+      let outcome = runner.run(
+        filter: "^" + NSRegularExpression.escapedPattern(for: module + "."), timeLimit: timeLimit / 2)
+      let count = done.withLock { count in
+        count += 1
+        return count
+      }
+      progress?("Checking your checks against other versions: \(count)/\(jobs.count)")
+      if outcome.timedOut { return (variant.name, .success(["a check of yours never finished"])) }
+      if let cause = outcome.cause, !outcome.isComplete {
+        return (variant.name, .success(["a check of yours crashed: \(cause)"]))
+      }
+      guard !outcome.summary.started.isEmpty else {
+        return (variant.name, .failure(VariantError("no check ran against it")))
+      }
+      let failures = outcome.summary.started.sorted().flatMap { id -> [String] in
+        let issues = outcome.summary.issues[id] ?? []
+        return outcome.summary.ended.contains(id) ? issues : ["did not finish"] + issues
+      }
+      return (variant.name, .success(failures))
+    }
+    var byName: [String: Result<[[String]], VariantError>] = [:]
+    for (name, result) in results {
+      switch (byName[name], result) {
+      case (.failure?, _): continue
+      case (_, .failure(let error)): byName[name] = .failure(error)
+      case (.success(let runs)?, .success(let failures)): byName[name] = .success(runs + [failures])
+      case (nil, .success(let failures)): byName[name] = .success([failures])
+      }
+    }
+    return byName
+  }
+}
+
+/// Why a version of the component could not be graded.
+struct VariantError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// A copy of the course under `.build` that builds the learner's checks once
+/// per version of the component, each as a module of its own
+/// (`Package.swift` reads `WORKSHOP_COMPONENT_VARIANTS`): one build, every
+/// version. Versions are named by a hash with a salt of this checkout's own,
+/// so that a check cannot tell from its module's name which one it runs on.
+struct VariantWorkspace {
+  var workspace: Workspace
+  var chapter: Curriculum.Chapter
+  var ids: [String: String]
+
+  /// The test module that holds the learner's checks built against `variant`.
+  func testModule(of variant: Mutation) -> String {
+    "\(chapter.name)_\(ids[variant.name]!)Tests"
+  }
+
+  /// The environment that makes `Package.swift` declare the versions.
+  func environment(_ base: [String: String]) -> [String: String] {
+    var environment = base
+    environment["WORKSHOP_COMPONENT_VARIANTS"] = chapter.component
+    environment["WORKSHOP_CHECKS_CHAPTER"] = chapter.name
+    return environment
+  }
+
+  static func prepare(
+    for chapter: Curriculum.Chapter, variants: [Mutation], from source: Workspace, variant: Variant
+  ) throws -> VariantWorkspace {
+    let root = source.root.appendingPathComponent(".build/workshop-variants-\(variant.rawValue)")
+    let copy = Workspace(root: root, curriculum: source.curriculum)
+    var files: [String: String] = [:]
+    for path in ["Package.swift", Curriculum.fileName] {
+      files[path] = try String(contentsOf: source.url(path), encoding: .utf8)
+    }
+    for folder in ["Sources/CheckTranscript", "Sources/ConcurrencyTestKit", "Sources/SanitizerSupport"] {
+      for (path, text) in try texts(under: source.url(folder)) { files[folder + "/" + path] = text }
+    }
+    let component = chapter.component!
+    let pristine = try texts(under: source.url("Sources/\(component)"))
+    let checks = try texts(under: source.url(source.codeFolder(chapter, variant))).filter {
+      $0.key.hasSuffix(".swift")
+    }
+    let salt = try salt(in: root)
+    var ids: [String: String] = [:]
+    for mutation in variants {
+      let id = "v" + String(Fingerprint.hash(Data((salt + mutation.name).utf8)).prefix(10))
+      ids[mutation.name] = id
+      for (path, text) in try mutation.apply(to: pristine) { files["Variants/\(id)/\(path)"] = text }
+      for (path, text) in checks { files["Variants/\(id)-checks/\(path)"] = text }
+    }
+    // Folders of versions no longer graded would be targets without sources.
+    let variantsFolder = root.appendingPathComponent("Variants")
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: variantsFolder.path)) ?? []
+    where !ids.values.contains(name) && !ids.values.contains { name == $0 + "-checks" } {
+      try FileManager.default.removeItem(at: variantsFolder.appendingPathComponent(name))
+    }
+    try mirror(files, into: root, within: ["Variants", "Sources"])
+    return VariantWorkspace(workspace: copy, chapter: chapter, ids: ids)
+  }
+
+  /// This checkout's salt for version names, made once.
+  private static func salt(in root: URL) throws -> String {
+    let url = root.appendingPathComponent(".salt")
+    if let salt = try? String(contentsOf: url, encoding: .utf8), !salt.isEmpty { return salt }
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    let salt = UUID().uuidString
+    try salt.write(to: url, atomically: true, encoding: .utf8)
+    return salt
+  }
+
+  /// The text of every file under `folder`, by path relative to it.
+  private static func texts(under folder: URL) throws -> [String: String] {
+    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [:] }
+    var texts: [String: String] = [:]
+    for case let path as String in enumerator {
+      var isFolder: ObjCBool = false
+      let url = folder.appendingPathComponent(path)
+      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue
+      else { continue }
+      texts[path] = try String(contentsOf: url, encoding: .utf8)
+    }
+    return texts
+  }
+
+  /// Makes `root` hold exactly `files` under `folders` (and the files given
+  /// outside them); a file is written only when its content changes, so that
+  /// SwiftPM rebuilds only what did.
+  private static func mirror(_ files: [String: String], into root: URL, within folders: [String]) throws {
+    let manager = FileManager.default
+    for folder in folders {
+      let base = root.appendingPathComponent(folder)
+      for case let path as String in manager.enumerator(atPath: base.path) ?? NSEnumerator() {
+        var isFolder: ObjCBool = false
+        let url = base.appendingPathComponent(path)
+        if manager.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue,
+          files[folder + "/" + path] == nil
+        {
+          try manager.removeItem(at: url)
+        }
+      }
+    }
+    for (path, text) in files {
+      let url = root.appendingPathComponent(path)
+      if (try? String(contentsOf: url, encoding: .utf8)) == text { continue }
+      try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+  }
+}
