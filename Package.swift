@@ -16,7 +16,7 @@
 // SwiftPM caches this manifest by its text, not by the files it reads, so the
 // line below changes whenever curriculum.json does. `swift run workshop`
 // updates it for you; `workshop verify` fails while it is stale.
-// curriculum-digest: 29274641c01f60c1
+// curriculum-digest: 819d38fbbdb1fb73
 
 import Foundation
 import PackageDescription

@@ -215,7 +215,10 @@ extension Verifier {
     let files = FileManager.default
     try files.createDirectory(at: root, withIntermediateDirectories: true)
     var paths = ["Package.swift", Curriculum.fileName]
-    for folder in ["Sources/CheckTranscript", "Sources/ConcurrencyTestKit", "Sources/SanitizerSupport"] {
+    let components = workspace.curriculum.chapters.compactMap(\.component).map { "Sources/" + $0 }
+    for folder in ["Sources/CheckTranscript", "Sources/ConcurrencyTestKit", "Sources/SanitizerSupport"]
+      + components
+    {
       paths += relativeFiles(under: folder)
     }
     for chapter in workspace.curriculum.chapters {

@@ -217,7 +217,8 @@ public struct Verifier {
           problems.append("\(starterFolder)/\(file) marks no place to edit with // TODO:")
         }
       }
-      for path in [workspace.checksFolder(chapter), workspace.slidesFile(chapter)]
+      let component = chapter.component.map { ["Sources/" + $0] } ?? []
+      for path in [workspace.checksFolder(chapter), workspace.slidesFile(chapter)] + component
       where !files.fileExists(atPath: workspace.url(path).path) {
         problems.append("no \(path)")
       }
