@@ -18,7 +18,9 @@ public enum Fingerprint {
 
   /// The folders whose files go into a variant's build.
   static func folders(for variant: Variant) -> [String] {
-    [variant.folder, "Tests", "Sources"]
+    // `Variants` exists only in the copy that builds a learner's checks
+    // against each version of a component (see ``VariantWorkspace``).
+    [variant.folder, "Tests", "Sources", "Variants"]
   }
 
   /// Hashes every file of a variant's build, and the manifests.
