@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@testable import WorkshopCore
+
+/// A chapter whose checks the learner writes, against component `Widget`.
+private let checksChapter = Curriculum.Chapter(
+  number: 13, name: "Checking", title: "Checking", summary: "", files: ["WidgetTests.swift"], hints: [],
+  starterFails: [], component: "Widget")
+
+/// A workspace in a temporary folder holding `files` (path to text).
+private func workspace(_ files: [String: String]) throws -> Workspace {
+  let root = try TemporaryFolder.shared.makeFolder("checks-chapter")
+  for (path, text) in files {
+    let url = root.appendingPathComponent(path)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try text.write(to: url, atomically: true, encoding: .utf8)
+  }
+  return Workspace(root: root, curriculum: Curriculum(title: "T", chapters: [checksChapter]))
+}
+
+private let pristine = "public struct Widget { public var size: Int { 1 } }\n"
+
+private func version(_ name: String, kind: String, size: Int) throws -> Mutation {
+  try Mutation.parse(
+    """
+    # has size \(size)
+    kind: \(kind)
+    --- Widget.swift
+    <<<<<<< find
+    { 1 }
+    =======
+    { \(size) }
+    >>>>>>> replace
+
+    """, name: name)
+}
+
+@Suite("Chapters in which the learner writes the checks")
+struct CheckChapterTests {
+  @Test("curriculum.json's component makes the chapter's folder its test module")
+  func component() throws {
+    #expect(checksChapter.writesChecks)
+    #expect(checksChapter.codeModule == "CheckingTests")
+    let plain = Curriculum.Chapter(
+      number: 1, name: "Plain", title: "", summary: "", files: [], hints: [], starterFails: [])
+    #expect(!plain.writesChecks)
+    #expect(plain.codeModule == "Plain")
+  }
+
+  @Test("Waiting for real time is found with file and line, and comments are not")
+  func realWaits() throws {
+    let space = try workspace([
+      "Chapters/13-Checking/WidgetTests.swift": """
+      import Testing
+      // Task.sleep in a comment is fine
+      @Test func a() async throws {
+        try await Task.sleep(for: .milliseconds(10))
+        await Task.yield()
+        let clock = ContinuousClock()
+      }
+      """
+    ])
+    let grader = Grader(workspace: space, variant: .chapters)
+    let found = grader.realWaits(in: checksChapter)
+    #expect(
+      found == [
+        "Chapters/13-Checking/WidgetTests.swift:4: Task.sleep waits for real time",
+        "Chapters/13-Checking/WidgetTests.swift:5: Task.yield hopes another task got somewhere; await what you wait for",
+        "Chapters/13-Checking/WidgetTests.swift:6: a ContinuousClock runs in real time",
+      ])
+  }
+
+  @Test("Each version gets a folder of its own and one of the learner's checks, under a name that hides it")
+  func variantWorkspace() throws {
+    let space = try workspace([
+      "Package.swift": "// manifest\n", "curriculum.json": "{}\n",
+      "Sources/Widget/Widget.swift": pristine,
+      "Chapters/13-Checking/WidgetTests.swift": "// the learner's checks\n",
+    ])
+    let versions = [
+      try version("bigger", kind: "wrong", size: 2), try version("same", kind: "right", size: 1),
+    ]
+    let copy = try VariantWorkspace.prepare(
+      for: checksChapter, variants: versions, from: space, variant: .chapters)
+    let bigger = copy.ids["bigger"]!
+    #expect(!bigger.contains("bigger"))
+    #expect(copy.testModule(of: versions[0]) == "Checking_\(bigger)Tests")
+    let variants = copy.workspace.root.appendingPathComponent("Variants")
+    #expect(
+      try String(contentsOf: variants.appendingPathComponent("\(bigger)/Widget.swift"), encoding: .utf8)
+        == "public struct Widget { public var size: Int { 2 } }\n")
+    #expect(
+      try String(
+        contentsOf: variants.appendingPathComponent("\(bigger)-checks/WidgetTests.swift"), encoding: .utf8)
+        == "// the learner's checks\n")
+    #expect(copy.environment([:])["WORKSHOP_COMPONENT_VARIANTS"] == "Widget")
+
+    // The same names next time (so builds stay incremental); a version
+    // no longer graded leaves no folder behind.
+    let again = try VariantWorkspace.prepare(
+      for: checksChapter, variants: [versions[0]], from: space, variant: .chapters)
+    #expect(again.ids["bigger"] == bigger)
+    let left = try FileManager.default.contentsOfDirectory(atPath: variants.path).sorted()
+    #expect(left == [bigger, bigger + "-checks"])
+  }
+
+  @Test("A check's duration is read from its start and end events")
+  func durations() {
+    let stream = #"""
+      {"kind":"event","payload":{"kind":"testStarted","testID":"M.S/a()","messages":[],"instant":{"absolute":10.25,"since1970":1}},"version":0}
+      {"kind":"event","payload":{"kind":"testEnded","testID":"M.S/a()","messages":[],"instant":{"absolute":11.75,"since1970":2}},"version":0}
+      """#
+    let summary = EventStream.summary(of: EventStream.records(fromJSONLines: stream))
+    #expect(summary.durations["M.S/a()"] == 1.5)
+  }
+}
