@@ -61,6 +61,23 @@ struct SandboxTests {
     #expect(!outcome.standardOutput.contains("stopped-grader"))
   }
 
+  @Test("Folders the grader hides read as empty inside the sandbox")
+  func hiddenFolders() throws {
+    let secret = repository.appendingPathComponent(".build/sandbox-test-hidden-\(getpid())")
+    try FileManager.default.createDirectory(at: secret, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: secret) }
+    try "broken version".write(
+      to: secret.appendingPathComponent("v1.mutation"), atomically: true, encoding: .utf8)
+    var sandbox = try #require(Sandbox.current)
+    sandbox.hidden = [secret.path]
+    let folder = try TemporaryFolder.shared.makeFolder("sandbox-test")
+    let outcome = try sandbox.run(
+      TestLauncher.Command(
+        executable: "/bin/sh", arguments: ["-c", "ls -A \(secret.path); echo end"], environment: [:]),
+      shared: folder, timeLimit: 60)
+    #expect(outcome.standardOutput == "end\n")
+  }
+
   @Test("A runaway process count is bounded")
   func processLimit() throws {
     let folder = try TemporaryFolder.shared.makeFolder("sandbox-test")

@@ -266,10 +266,15 @@ struct VariantWorkspace {
     return environment
   }
 
+  /// Where the copy for `variant`'s chapters is kept, relative to the root.
+  static func folder(for variant: Variant) -> String {
+    ".build/workshop-variants-\(variant.rawValue)"
+  }
+
   static func prepare(
     for chapter: Curriculum.Chapter, variants: [Mutation], from source: Workspace, variant: Variant
   ) throws -> VariantWorkspace {
-    let root = source.root.appendingPathComponent(".build/workshop-variants-\(variant.rawValue)")
+    let root = source.url(folder(for: variant))
     let copy = Workspace(root: root, curriculum: source.curriculum)
     var files: [String: String] = [:]
     for path in ["Package.swift", Curriculum.fileName] {

@@ -47,11 +47,27 @@ public struct Grader: Sendable {
   public var racePass: RacePass = .whenChecksPass
   /// The sandbox checks run in, if any.
   public var sandbox: Sandbox? {
+    var sandbox: Sandbox?
     switch isolation {
-    case .automatic: Sandbox.current
-    case .none: nil
-    case .sandbox(let sandbox): sandbox
+    case .automatic: sandbox = Sandbox.current
+    case .none: sandbox = nil
+    case .sandbox(let chosen): sandbox = chosen
     }
+    sandbox?.hidden = hiddenFromChecks
+    return sandbox
+  }
+
+  /// Where the versions of components that learners' checks are graded
+  /// against are written down: checks run where they cannot read them.
+  var hiddenFromChecks: [String] {
+    var folders = [workspace.url("Mutations").path]
+    for chapter in workspace.curriculum.chapters where chapter.writesChecks {
+      folders.append(workspace.url(Self.variantsFolder(chapter)).path)
+    }
+    for variant in [Variant.chapters, .solutions] {
+      folders.append(workspace.url(VariantWorkspace.folder(for: variant) + "/Variants").path)
+    }
+    return folders
   }
   /// Called with short progress lines ("Building 12/40") while work goes on.
   public var progress: (@Sendable (String) -> Void)?

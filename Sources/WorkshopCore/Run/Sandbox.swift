@@ -24,6 +24,10 @@ public struct Sandbox: Sendable, Equatable {
 
   public var bubblewrap: String
   public var limits = Limits()
+  /// Folders the code under test must not read (each is an empty folder
+  /// inside the sandbox): where the broken versions a learner's checks are
+  /// graded against are written down.
+  public var hidden: [String] = []
 
   /// The sandbox of this machine, if it has one.
   public static let current: Sandbox? = {
@@ -80,6 +84,9 @@ public struct Sandbox: Sendable, Equatable {
       folder.deleteLastPathComponent()
     }
     for ancestor in ancestors { arguments += ["--perms", "0755", "--dir", ancestor] }
+    for folder in hidden where FileManager.default.fileExists(atPath: folder) {
+      arguments += ["--tmpfs", folder]
+    }
     arguments += [
       "--bind", shared.path, shared.path,
       "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
