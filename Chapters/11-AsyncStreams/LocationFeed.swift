@@ -25,8 +25,10 @@ enum LocationError: Error, Equatable {
   case unavailable
 }
 
-/// What became of one fix handed to the stream: buffered, dropped to make room
-/// for it, or refused because nobody listens any more.
+/// What became of one fix handed to the stream: kept (`.enqueued`), kept or
+/// not at the price of another (`.dropped(fix)`: the fix that was thrown
+/// away, which depends on the policy), or refused because nobody listens any
+/// more (`.terminated`).
 typealias FixDelivery = AsyncThrowingStream<Location, any Error>.Continuation.YieldResult
 
 /// The app's side of the provider: it calls these on a thread of its own.

@@ -34,7 +34,7 @@ struct StubServer: UsernameService {
 struct UsernameFieldTests {
   @Test("Shows available for a free name")
   func showsAvailable() async throws {
-    let field = UsernameField(service: StubServer(), debounce: .milliseconds(100))
+    let field = UsernameField(service: StubServer(), clock: ContinuousClock(), debounce: .milliseconds(100))
     field.nameDidChange("ada")
     // TODO: Sleeping "long enough": slow every time, and wrong on a busy
     // machine. Wait for what you need instead, and let a test clock decide
@@ -45,7 +45,8 @@ struct UsernameFieldTests {
 
   @Test("Shows taken for a taken name")
   func showsTaken() async throws {
-    let field = UsernameField(service: StubServer(taken: ["ada"]), debounce: .milliseconds(100))
+    let field = UsernameField(
+      service: StubServer(taken: ["ada"]), clock: ContinuousClock(), debounce: .milliseconds(100))
     field.nameDidChange("ada")
     // TODO: Yielding until something changes hopes the scheduler got there.
     for _ in 0..<1000 where field.availability == .checking {
@@ -57,7 +58,8 @@ struct UsernameFieldTests {
 
   @Test("Shows the answer for the last name typed")
   func lastNameWins() async throws {
-    let field = UsernameField(service: StubServer(taken: ["grace"]), debounce: .milliseconds(100))
+    let field = UsernameField(
+      service: StubServer(taken: ["grace"]), clock: ContinuousClock(), debounce: .milliseconds(100))
     field.nameDidChange("ada")
     field.nameDidChange("grace")
     // TODO: The interesting interleaving (an old answer landing after a
@@ -68,7 +70,7 @@ struct UsernameFieldTests {
 
   @Test("Two letters are too short")
   func tooShort() {
-    let field = UsernameField(service: StubServer())
+    let field = UsernameField(service: StubServer(), clock: ContinuousClock())
     field.nameDidChange("ad")
     #expect(field.availability == .tooShort)
     // TODO: What about the server: was it asked? Nothing here can tell.

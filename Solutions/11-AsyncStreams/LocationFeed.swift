@@ -34,8 +34,10 @@ enum LocationError: Error, Equatable {
   case unavailable
 }
 
-/// What became of one fix handed to the stream: buffered, dropped to make room
-/// for it, or refused because nobody listens any more.
+/// What became of one fix handed to the stream: kept (`.enqueued`), kept or
+/// not at the price of another (`.dropped(fix)`: the fix that was thrown
+/// away, which depends on the policy), or refused because nobody listens any
+/// more (`.terminated`).
 typealias FixDelivery = AsyncThrowingStream<Location, any Error>.Continuation.YieldResult
 
 /// The app's side of the provider: it calls these on a thread of its own.
@@ -61,8 +63,9 @@ protocol LocationProvider: Sendable {
 func locationUpdates(from provider: any LocationProvider) -> AsyncThrowingStream<Location, any Error> {
   // Fix 1: keep only the newest fix.
   AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-    // Fix 2: set before starting, so that no way of ending is missed. The
-    // stream calls it once, on whichever thread ended it.
+    // Fix 2: set first, so that the handler is in place whatever happens
+    // inside startUpdates. The stream calls it once, on whichever thread
+    // ended it.
     continuation.onTermination = { _ in provider.stopUpdates() }
     provider.startUpdates(delegate: StreamDelegate(continuation: continuation))
   }

@@ -66,9 +66,11 @@ public final class UsernameField {
   /// while the revision it started with is still the current one.
   private var revision = 0
 
+  /// - Parameter clock: the app passes `ContinuousClock()`; checks pass a
+  ///   clock they control.
   public init(
     service: any UsernameService,
-    clock: any Clock<Duration> = ContinuousClock(),
+    clock: any Clock<Duration>,
     debounce: Duration = .milliseconds(300)
   ) {
     self.service = service

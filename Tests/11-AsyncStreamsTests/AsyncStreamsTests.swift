@@ -19,11 +19,12 @@ private let park = Location(latitude: 52.51, longitude: 13.35)
 private let lake = Location(latitude: 52.47, longitude: 13.20)
 private let hill = Location(latitude: 52.45, longitude: 13.18)
 
-/// Says in plain words what the stream did with a fix.
-private func describe(_ delivery: FixDelivery) -> String {
+/// Says in plain words what the stream did with `location`.
+private func describe(_ delivery: FixDelivery, of location: Location) -> String {
   switch delivery {
   case .enqueued(let remaining) where remaining == Int.max: "kept (the buffer has no limit)"
   case .enqueued(let remaining): "kept (room for \(remaining) more)"
+  case .dropped(let dropped) where dropped == location: "dropped this fix (the buffer is full)"
   case .dropped(let old): "kept, dropping the older \(old)"
   case .terminated: "refused: nobody listens any more"
   @unknown default: "\(delivery)"
@@ -94,7 +95,7 @@ private final class FakeProvider: LocationProvider {
     try await onProviderThread("the delegate to take \(location)", sourceLocation: sourceLocation) {
       let delivery = delegate.provider(didUpdate: location)
       result.withLock { $0 = delivery }
-      events.record("  stream: \(describe(delivery))")
+      events.record("  stream: \(describe(delivery, of: location))")
     }
     return result.withLock { $0! }
   }
@@ -219,7 +220,7 @@ struct LocationFeedTests {
     // The screen is busy: three fixes arrive before it reads.
     var deliveries: [String] = []
     for location in [home, park, lake] {
-      deliveries.append(describe(try await provider.deliver(location)))
+      deliveries.append(describe(try await provider.deliver(location), of: location))
     }
     events.expect(
       deliveries,
@@ -361,16 +362,25 @@ struct AnalyticsLogTests {
     events.record("the reader is busy (a slow network); meanwhile the app records events 2 to 10000")
     for number in 2...10_000 { log.record(event(number)) }
     nonisolated(unsafe) var rest = reader
-    let received = try await events.withinTimeLimit("Reading events 2 to 10000") {
-      var received: [AnalyticsEvent] = []
-      for number in 2...10_000 {
-        // Stop at the first event out of place: the rest would wait forever.
-        guard let next = await rest.next() else { break }
-        received.append(next)
-        if next != event(number) { break }
+    // Collected outside the hang guard, so that a buffer that ran out
+    // still shows how far the reader got.
+    let collected = Mutex<[AnalyticsEvent]>([])
+    do {
+      try await events.withinTimeLimit("Reading events 2 to 10000") {
+        for number in 2...10_000 {
+          // Stop at the first event out of place: the rest would wait forever.
+          guard let next = await rest.next() else { break }
+          collected.withLock { $0.append(next) }
+          if next != event(number) { break }
+        }
       }
-      return received
+    } catch {
+      let received = collected.withLock { $0 }
+      try events.stop(
+        "Events 2 to 10000 all arrive, in order.",
+        actual: "\(received.count) arrived (the last \(received.last.map(\.name) ?? "none")), then nothing more came")
     }
+    let received = collected.withLock { $0 }
     events.record(
       "the reader got \(received.count) more: "
         + "\(received.prefix(3).map(\.name).joined(separator: ", "))\(received.count > 3 ? ", ..." : "")")
@@ -439,9 +449,9 @@ struct AnalyticsUploaderTests {
         actual: "it had returned already: whatever sends it started run in tasks it does not wait for")
       try events.require(
         collector.sentElsewhere.isEmpty,
-        "Every send runs in run(_:)'s own task, so that cancelling run(_:) reaches it",
+        "Every send runs in run(_:)'s own task, not in a task it starts",
         actual:
-          "\(collector.sentElsewhere.map(\.name).joined(separator: ", ")) sent from a task run(_:) started and does not own"
+          "\(collector.sentElsewhere.map(\.name).joined(separator: ", ")) sent from a task run(_:) started"
       )
       try events.require(
         gate.arguments, equals: (1...index + 1).map(event),

@@ -39,7 +39,17 @@ extension Grader {
       return report
     }
     let waits = realWaits(in: chapter)
+    let outside = lines(in: chapter, matching: Self.outsidePatterns)
     var items: [CheckResult] = [
+      CheckResult(
+        id: "workshop.outside", name: "Checks only what the field does",
+        status: outside.isEmpty ? .passed : .failed,
+        issues: outside.isEmpty
+          ? []
+          : [
+            "A check learns everything it needs from the field, the clock and the server. Found:\n"
+              + outside.map { "  " + $0 }.joined(separator: "\n")
+          ]),
       CheckResult(
         id: "workshop.waits", name: "Waits for events, never for real time",
         status: waits.isEmpty ? .passed : .failed,
@@ -77,19 +87,23 @@ extension Grader {
       case (_, .failure(let reason)):
         items.append(CheckResult(id: id, name: name, status: .interrupted, issues: [reason.description]))
       case (.wrong, .success(let runs)):
+        // Caught means one check fails in every run, not any check in each:
+        // under load, a different check timing out in each run is luck.
+        let failing = runs.map { Set($0.keys) }
+        let everyTime = failing.dropFirst().reduce(failing.first ?? []) { $0.intersection($1) }
         let caught = runs.filter { !$0.isEmpty }.count
         items.append(
           CheckResult(
-            id: id, name: name, status: caught == runs.count ? .passed : .failed,
-            issues: caught == runs.count
+            id: id, name: name, status: everyTime.isEmpty ? .failed : .passed,
+            issues: !everyTime.isEmpty
               ? []
               : [
                 caught == 0
                   ? "Every check of yours passes on a field that \(variant.note). Which check would notice?"
-                  : "Caught in only \(caught) of \(runs.count) runs: a check of yours depends on timing."
+                  : "No check of yours fails on it in all \(runs.count) runs (caught in \(caught)): a check depends on timing."
               ]))
       case (_, .success(let runs)):
-        let failures = runs.flatMap { $0 }
+        let failures = runs.flatMap { $0.values.flatMap { $0 } }
         items.append(
           CheckResult(
             id: id, name: name, status: failures.isEmpty ? .passed : .failed,
@@ -142,17 +156,18 @@ extension Grader {
     return checks
   }
 
-  /// Calls that wait for real time in the learner's files: `File.swift:12: Task.sleep`.
-  func realWaits(in chapter: Curriculum.Chapter) -> [String] {
+  /// Lines of the learner's files that match `patterns`, as
+  /// `Chapters/13-Name/File.swift:12: what`, comments left out.
+  func lines(in chapter: Curriculum.Chapter, matching patterns: [(Regex<Substring>, String)]) -> [String] {
     let folder = workspace.codeFolder(chapter, variant)
-    let files = ((try? FileManager.default.contentsOfDirectory(atPath: workspace.url(folder).path)) ?? [])
-      .filter { $0.hasSuffix(".swift") }.sorted()
+    let enumerator = FileManager.default.enumerator(atPath: workspace.url(folder).path)
+    let files = (enumerator?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }.sorted()
     var found: [String] = []
     for file in files {
       let text = (try? String(contentsOf: workspace.url(folder + "/" + file), encoding: .utf8)) ?? ""
       for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
         let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        for (pattern, what) in Self.realWaitPatterns where code.contains(pattern) {
+        for (pattern, what) in patterns where code.contains(pattern) {
           found.append("\(folder)/\(file):\(index + 1): \(what)")
         }
       }
@@ -160,24 +175,37 @@ extension Grader {
     return found
   }
 
+  /// Calls that wait for real time in the learner's files.
+  func realWaits(in chapter: Curriculum.Chapter) -> [String] {
+    lines(in: chapter, matching: Self.realWaitPatterns)
+  }
+
   /// What waits for real time, or hopes the scheduler got somewhere.
-  static let realWaitPatterns: [(String, String)] = [
-    ("Task.sleep", "Task.sleep waits for real time"),
-    ("Thread.sleep", "Thread.sleep waits for real time"),
-    ("usleep(", "usleep waits for real time"),
-    ("nanosleep(", "nanosleep waits for real time"),
-    ("ContinuousClock", "a ContinuousClock runs in real time"),
-    ("SuspendingClock", "a SuspendingClock runs in real time"),
-    ("asyncAfter", "asyncAfter waits for real time"),
-    ("Task.yield", "Task.yield hopes another task got somewhere; await what you wait for"),
+  nonisolated(unsafe) static let realWaitPatterns: [(Regex<Substring>, String)] = [
+    (/Task(<[^>]*>)?\.sleep/, "Task.sleep waits for real time"),
+    (/Thread\.sleep/, "Thread.sleep waits for real time"),
+    (/(^|[^.\w])(u|nano)?sleep\(/, "sleep waits for real time"),
+    (/ContinuousClock/, "a ContinuousClock runs in real time"),
+    (/SuspendingClock/, "a SuspendingClock runs in real time"),
+    (/asyncAfter/, "asyncAfter waits for real time"),
+    (/DispatchSemaphore|\.wait\(timeout:/, "a semaphore blocks a thread until someone signals it"),
+    (/Task(<[^>]*>)?\.yield/, "Task.yield hopes another task got somewhere; await what you wait for"),
+  ]
+
+  /// What a check needs no access to: the files, the process, its own source.
+  nonisolated(unsafe) static let outsidePatterns: [(Regex<Substring>, String)] = [
+    (/#(fileID|filePath|file)\b/, "reads where its own source is"),
+    (/FileManager|contentsOf:|fopen\(|open\(/, "reads files"),
+    (/ProcessInfo|CommandLine|getenv/, "reads the process's arguments or environment"),
+    (/dlopen|dlsym|@_silgen_name|@_cdecl/, "reaches into the binary"),
   ]
 
   // MARK: - The other versions of the component
 
-  /// Each version's runs: per run, the failures of the learner's checks (empty
-  /// when every check passed), or why it could not be graded.
+  /// Each version's runs: per run, the learner's checks that failed, with
+  /// their issues (empty when every check passed), or why it could not be graded.
   private func grade(_ variants: [Mutation], of chapter: Curriculum.Chapter) -> [String: Result<
-    [[String]], VariantError
+    [[String: [String]]], VariantError
   >] {
     let graded = variants.filter { $0.kind != .uncaught }
     guard !graded.isEmpty, let component = chapter.component else { return [:] }
@@ -202,7 +230,7 @@ extension Grader {
     let runner = TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox)
     let jobs = graded.flatMap { variant in (0..<Self.variantRuns).map { (variant, $0) } }
     let done = Mutex(0)
-    let results = concurrentMap(jobs, width: 4) { (variant, _) -> (String, Result<[String], VariantError>) in
+    let results = concurrentMap(jobs, width: 4) { (variant, _) -> (String, Result<[String: [String]], VariantError>) in
       let module = copy.testModule(of: variant)
       let outcome = runner.run(
         filter: "^" + NSRegularExpression.escapedPattern(for: module + "."), timeLimit: timeLimit / 2)
@@ -211,20 +239,22 @@ extension Grader {
         return count
       }
       progress?("Checking your checks against other versions: \(count)/\(jobs.count)")
-      if outcome.timedOut { return (variant.name, .success(["a check of yours never finished"])) }
+      if outcome.timedOut { return (variant.name, .success(["(time limit)": ["a check of yours never finished"]])) }
       if let cause = outcome.cause, !outcome.isComplete {
-        return (variant.name, .success(["a check of yours crashed: \(cause)"]))
+        return (variant.name, .success(["(crash)": ["a check of yours crashed: \(cause)"]]))
       }
       guard !outcome.summary.started.isEmpty else {
         return (variant.name, .failure(VariantError("no check ran against it")))
       }
-      let failures = outcome.summary.started.sorted().flatMap { id -> [String] in
+      var failures: [String: [String]] = [:]
+      for id in outcome.summary.started {
         let issues = outcome.summary.issues[id] ?? []
-        return outcome.summary.ended.contains(id) ? issues : ["did not finish"] + issues
+        let all = outcome.summary.ended.contains(id) ? issues : ["did not finish"] + issues
+        if !all.isEmpty { failures[id] = all }
       }
       return (variant.name, .success(failures))
     }
-    var byName: [String: Result<[[String]], VariantError>] = [:]
+    var byName: [String: Result<[[String: [String]]], VariantError>] = [:]
     for (name, result) in results {
       switch (byName[name], result) {
       case (.failure?, _): continue
@@ -299,18 +329,20 @@ struct VariantWorkspace {
     // Folders of versions no longer graded would be targets without sources.
     let variantsFolder = root.appendingPathComponent("Variants")
     for name in (try? FileManager.default.contentsOfDirectory(atPath: variantsFolder.path)) ?? []
-    where !ids.values.contains(name) && !ids.values.contains { name == $0 + "-checks" } {
+    where !name.hasPrefix(".") && !ids.values.contains(name) && !ids.values.contains { name == $0 + "-checks" } {
       try FileManager.default.removeItem(at: variantsFolder.appendingPathComponent(name))
     }
     try mirror(files, into: root, within: ["Variants", "Sources"])
     return VariantWorkspace(workspace: copy, chapter: chapter, ids: ids)
   }
 
-  /// This checkout's salt for version names, made once.
+  /// This checkout's salt for version names, made once. It is kept in the
+  /// versions' folder, which the sandbox hides from code under test.
   private static func salt(in root: URL) throws -> String {
-    let url = root.appendingPathComponent(".salt")
+    let url = root.appendingPathComponent("Variants/.salt")
     if let salt = try? String(contentsOf: url, encoding: .utf8), !salt.isEmpty { return salt }
-    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     let salt = UUID().uuidString
     try salt.write(to: url, atomically: true, encoding: .utf8)
     return salt
@@ -341,7 +373,7 @@ struct VariantWorkspace {
         var isFolder: ObjCBool = false
         let url = base.appendingPathComponent(path)
         if manager.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue,
-          files[folder + "/" + path] == nil
+          files[folder + "/" + path] == nil, !path.hasPrefix(".")
         {
           try manager.removeItem(at: url)
         }
