@@ -378,7 +378,9 @@ struct AnalyticsLogTests {
       let received = collected.withLock { $0 }
       try events.stop(
         "Events 2 to 10000 all arrive, in order.",
-        actual: "\(received.count) arrived (the last \(received.last.map(\.name) ?? "none")), then nothing more came")
+        actual:
+          "\(received.count) arrived (the last \(received.last.map(\.name) ?? "none")), then nothing more came"
+      )
     }
     let received = collected.withLock { $0 }
     events.record(

@@ -72,6 +72,26 @@ struct CheckChapterTests {
       ])
   }
 
+  @Test("A check that reads files, the process or its own source's place is found, in subfolders too")
+  func outside() throws {
+    let space = try workspace([
+      "Chapters/13-Checking/Helpers/Peek.swift": """
+      let here = #fileID
+      let text = try? String(contentsOf: URL(fileURLWithPath: "x"), encoding: .utf8)
+      let argv = CommandLine.arguments
+      let fine = reopenCount  // not a call to open(
+      """
+    ])
+    let found = Grader(workspace: space, variant: .chapters).lines(
+      in: checksChapter, matching: Grader.outsidePatterns)
+    #expect(
+      found == [
+        "Chapters/13-Checking/Helpers/Peek.swift:1: reads where its own source is",
+        "Chapters/13-Checking/Helpers/Peek.swift:2: reads files",
+        "Chapters/13-Checking/Helpers/Peek.swift:3: reads the process's arguments or environment",
+      ])
+  }
+
   @Test("Each version gets a folder of its own and one of the learner's checks, under a name that hides it")
   func variantWorkspace() throws {
     let space = try workspace([
@@ -102,7 +122,9 @@ struct CheckChapterTests {
     let again = try VariantWorkspace.prepare(
       for: checksChapter, variants: [versions[0]], from: space, variant: .chapters)
     #expect(again.ids["bigger"] == bigger)
-    let left = try FileManager.default.contentsOfDirectory(atPath: variants.path).sorted()
+    let left = try FileManager.default.contentsOfDirectory(atPath: variants.path).filter {
+      !$0.hasPrefix(".")
+    }.sorted()
     #expect(left == [bigger, bigger + "-checks"])
   }
 

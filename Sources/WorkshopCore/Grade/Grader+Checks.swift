@@ -59,7 +59,7 @@ extension Grader {
             "A check must decide when things happen, not wait and hope. Found:\n"
               + waits.map { "  " + $0 }.joined(separator: "\n")
               + "\nUse the kit's TestClock (advance it after waitForSleepers) and await what you wait for."
-          ])
+          ]),
     ]
     let usable =
       plain.compileErrors.isEmpty && plain.crash == nil && plain.timeLimit == nil && !plain.checks.isEmpty
@@ -182,20 +182,20 @@ extension Grader {
 
   /// What waits for real time, or hopes the scheduler got somewhere.
   nonisolated(unsafe) static let realWaitPatterns: [(Regex<Substring>, String)] = [
-    (/Task(<[^>]*>)?\.sleep/, "Task.sleep waits for real time"),
+    (/Task(?:<[^>]*>)?\.sleep/, "Task.sleep waits for real time"),
     (/Thread\.sleep/, "Thread.sleep waits for real time"),
-    (/(^|[^.\w])(u|nano)?sleep\(/, "sleep waits for real time"),
+    (/(?:^|[^.\w])(?:u|nano)?sleep\(/, "sleep waits for real time"),
     (/ContinuousClock/, "a ContinuousClock runs in real time"),
     (/SuspendingClock/, "a SuspendingClock runs in real time"),
     (/asyncAfter/, "asyncAfter waits for real time"),
     (/DispatchSemaphore|\.wait\(timeout:/, "a semaphore blocks a thread until someone signals it"),
-    (/Task(<[^>]*>)?\.yield/, "Task.yield hopes another task got somewhere; await what you wait for"),
+    (/Task(?:<[^>]*>)?\.yield/, "Task.yield hopes another task got somewhere; await what you wait for"),
   ]
 
   /// What a check needs no access to: the files, the process, its own source.
   nonisolated(unsafe) static let outsidePatterns: [(Regex<Substring>, String)] = [
-    (/#(fileID|filePath|file)\b/, "reads where its own source is"),
-    (/FileManager|contentsOf:|fopen\(|open\(/, "reads files"),
+    (/#(?:fileID|filePath|file)\b/, "reads where its own source is"),
+    (/FileManager|contentsOf:|(?:^|[^.\w])f?open\(/, "reads files"),
     (/ProcessInfo|CommandLine|getenv/, "reads the process's arguments or environment"),
     (/dlopen|dlsym|@_silgen_name|@_cdecl/, "reaches into the binary"),
   ]
@@ -230,7 +230,8 @@ extension Grader {
     let runner = TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox)
     let jobs = graded.flatMap { variant in (0..<Self.variantRuns).map { (variant, $0) } }
     let done = Mutex(0)
-    let results = concurrentMap(jobs, width: 4) { (variant, _) -> (String, Result<[String: [String]], VariantError>) in
+    let results = concurrentMap(jobs, width: 4) {
+      (variant, _) -> (String, Result<[String: [String]], VariantError>) in
       let module = copy.testModule(of: variant)
       let outcome = runner.run(
         filter: "^" + NSRegularExpression.escapedPattern(for: module + "."), timeLimit: timeLimit / 2)
@@ -239,7 +240,9 @@ extension Grader {
         return count
       }
       progress?("Checking your checks against other versions: \(count)/\(jobs.count)")
-      if outcome.timedOut { return (variant.name, .success(["(time limit)": ["a check of yours never finished"]])) }
+      if outcome.timedOut {
+        return (variant.name, .success(["(time limit)": ["a check of yours never finished"]]))
+      }
       if let cause = outcome.cause, !outcome.isComplete {
         return (variant.name, .success(["(crash)": ["a check of yours crashed: \(cause)"]]))
       }
@@ -329,7 +332,9 @@ struct VariantWorkspace {
     // Folders of versions no longer graded would be targets without sources.
     let variantsFolder = root.appendingPathComponent("Variants")
     for name in (try? FileManager.default.contentsOfDirectory(atPath: variantsFolder.path)) ?? []
-    where !name.hasPrefix(".") && !ids.values.contains(name) && !ids.values.contains { name == $0 + "-checks" } {
+    where !name.hasPrefix(".") && !ids.values.contains(name)
+      && !ids.values.contains { name == $0 + "-checks" }
+    {
       try FileManager.default.removeItem(at: variantsFolder.appendingPathComponent(name))
     }
     try mirror(files, into: root, within: ["Variants", "Sources"])
