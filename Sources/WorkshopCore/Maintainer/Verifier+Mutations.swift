@@ -93,9 +93,9 @@ extension Verifier {
         for (index, report) in runs[0].enumerated() {
           let mutation = lists[report.chapter.number]![round]
           // What must not change is the verdict: caught or not, accepted or
-          // not. Which checks fail may: a fix that keeps state in a global
-          // couples checks that run side by side, so which of them trips
-          // over it depends on their order. That is noted, not failed.
+          // not. Which checks fail may: a fix that races, or keeps state in
+          // a global that couples checks running side by side, trips
+          // different checks depending on timing. That is noted, not failed.
           let differing = runs.indices.filter { Self.verdict(runs[$0][index]) != Self.verdict(report) }
           if differing.isEmpty {
             results[report.chapter.number, default: []].append((mutation, .graded(report)))
@@ -201,7 +201,7 @@ extension Verifier {
         write(
           "      "
             + style.dim(
-              "same verdict in every run, but which checks fail varies (state shared between checks): \(names.joined(separator: ", "))"
+              "same verdict in every run; which checks fail varies (the fix races, or shares state between checks): \(names.joined(separator: ", "))"
             ))
       }
     }
