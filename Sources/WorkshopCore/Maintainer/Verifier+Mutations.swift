@@ -14,19 +14,12 @@ extension Verifier {
 
   /// A chapter's mutations, sorted by name, or why they cannot be read.
   func mutations(of chapter: Curriculum.Chapter) -> Result<[Mutation], CurriculumError> {
-    let folder = workspace.url(Self.mutationsFolder(chapter))
-    let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-      .filter { $0.hasSuffix("." + Mutation.fileExtension) }.sorted()
     do {
-      return .success(
-        try names.map { name in
-          let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-          return try Mutation.parse(text, name: String(name.dropLast(Mutation.fileExtension.count + 1)))
-        })
+      return .success(try Mutation.load(from: workspace.url(Self.mutationsFolder(chapter))))
     } catch let error as CurriculumError {
       return .failure(error)
     } catch {
-      return .failure(CurriculumError(description: "\(folder.path): \(error)"))
+      return .failure(CurriculumError(description: "\(Self.mutationsFolder(chapter)): \(error)"))
     }
   }
 
