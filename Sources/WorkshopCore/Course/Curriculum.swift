@@ -42,13 +42,17 @@ public struct Curriculum: Codable, Sendable, Equatable {
     /// is then a test target, `nameTests`, graded against the component and
     /// against broken versions of it (see ``Grader``).
     public var component: String?
+    /// What each of the chapter's checks is worth in a class's grades
+    /// (`workshop grade`); 1 unless `curriculum.json` says otherwise.
+    public var pointsPerCheck: Double
 
     public init(
       number: Int, name: String, title: String, summary: String, files: [String],
       hints: [String], starterFails: [String], raceChecked: Bool = false, starterRaces: [String] = [],
-      component: String? = nil
+      component: String? = nil, pointsPerCheck: Double = 1
     ) {
       self.component = component
+      self.pointsPerCheck = pointsPerCheck
       self.number = number
       self.name = name
       self.title = title
@@ -62,6 +66,7 @@ public struct Curriculum: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
       case number, name, title, summary, files, hints, starterFails, raceChecked, starterRaces, component
+      case pointsPerCheck
     }
 
     public init(from decoder: any Decoder) throws {
@@ -76,7 +81,8 @@ public struct Curriculum: Codable, Sendable, Equatable {
         starterFails: try container.decode([String].self, forKey: .starterFails),
         raceChecked: try container.decodeIfPresent(Bool.self, forKey: .raceChecked) ?? false,
         starterRaces: try container.decodeIfPresent([String].self, forKey: .starterRaces) ?? [],
-        component: try container.decodeIfPresent(String.self, forKey: .component))
+        component: try container.decodeIfPresent(String.self, forKey: .component),
+        pointsPerCheck: try container.decodeIfPresent(Double.self, forKey: .pointsPerCheck) ?? 1)
     }
 
     /// The two-digit number, as in folder names: `04`.
@@ -158,6 +164,10 @@ extension Curriculum {
         throw CurriculumError(
           description:
             "\(source): chapter name \"\(chapter.name)\" must be letters and digits, starting with a letter")
+      }
+      guard chapter.pointsPerCheck >= 0, chapter.pointsPerCheck.isFinite else {
+        throw CurriculumError(
+          description: "\(source): chapter \(chapter.number)'s pointsPerCheck must be a number of points, 0 or more")
       }
       guard names.insert(chapter.name.lowercased()).inserted else {
         throw CurriculumError(description: "\(source): chapter name \"\(chapter.name)\" appears twice")

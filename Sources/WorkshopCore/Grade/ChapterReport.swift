@@ -39,6 +39,8 @@ public struct ChapterReport: Sendable {
     case noChecks = "no checks ran"
     /// Every check passes, but the ThreadSanitizer pass could not run.
     case raceCheckNotRun = "race check not run"
+    /// A submission graded by `workshop grade` has no folder for the chapter.
+    case notHandedIn = "not handed in"
   }
 
   /// Where a race-checked chapter's ThreadSanitizer pass is.
@@ -63,6 +65,8 @@ public struct ChapterReport: Sendable {
   public var timeLimit: Double?
   /// The ThreadSanitizer pass, for a chapter `curriculum.json` marks `raceChecked`.
   public var raceCheck: RaceCheck?
+  /// Whether a graded submission lacks the chapter's folder.
+  public var notHandedIn = false
 
   public init(
     chapter: Curriculum.Chapter, checks: [CheckResult] = [], compileErrors: [String] = [],
@@ -79,6 +83,7 @@ public struct ChapterReport: Sendable {
   public var failing: [CheckResult] { checks.filter { $0.status != .passed } }
 
   public var state: State {
+    if notHandedIn { return .notHandedIn }
     if !compileErrors.isEmpty { return .doesNotCompile }
     if timeLimit != nil { return .timedOut }
     if crash != nil { return .crashed }

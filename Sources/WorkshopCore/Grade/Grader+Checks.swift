@@ -42,7 +42,7 @@ extension Grader {
     let outside = lines(in: chapter, matching: Self.outsidePatterns)
     var items: [CheckResult] = [
       CheckResult(
-        id: "workshop.outside", name: "Checks only what the field does",
+        id: Self.outsideItem.id, name: Self.outsideItem.name,
         status: outside.isEmpty ? .passed : .failed,
         issues: outside.isEmpty
           ? []
@@ -51,7 +51,7 @@ extension Grader {
               + outside.map { "  " + $0 }.joined(separator: "\n")
           ]),
       CheckResult(
-        id: "workshop.waits", name: "Waits for events, never for real time",
+        id: Self.waitsItem.id, name: Self.waitsItem.name,
         status: waits.isEmpty ? .passed : .failed,
         issues: waits.isEmpty
           ? []
@@ -71,10 +71,7 @@ extension Grader {
     // Broken versions first, then the correct ones.
     let listed = variants.filter { $0.kind == .wrong } + variants.filter { $0.kind == .right }
     for variant in listed {
-      let name =
-        variant.kind == .wrong
-        ? "Catches a field that \(variant.note)" : "Accepts a field that \(variant.note)"
-      let id = "workshop.variant.\(variant.name)"
+      let (id, name) = (Self.item(for: variant).id, Self.item(for: variant).name)
       guard ready else {
         items.append(
           CheckResult(
@@ -117,6 +114,32 @@ extension Grader {
     }
     report.checks += items
     return report
+  }
+
+  // MARK: - What such a chapter is graded on
+
+  /// The rule that checks learn only from the component.
+  static let outsideItem = ExpectedCheck(id: "workshop.outside", name: "Checks only what the field does")
+  /// The rule that checks never wait for real time.
+  static let waitsItem = ExpectedCheck(id: "workshop.waits", name: "Waits for events, never for real time")
+  /// The learner's own checks, counted as one item in a class's grades: the
+  /// number of checks a learner writes is not a score.
+  static let ownChecksItem = ExpectedCheck(
+    id: "workshop.own-checks", name: "Your checks pass on the field, every run, each within 1 s")
+
+  /// The item a version of the component is graded as.
+  static func item(for variant: Mutation) -> ExpectedCheck {
+    ExpectedCheck(
+      id: "workshop.variant.\(variant.name)",
+      name: variant.kind == .wrong ? "Catches a field that \(variant.note)" : "Accepts a field that \(variant.note)")
+  }
+
+  /// Everything a chapter in which the learner writes the checks is graded
+  /// on in a class's grades, whatever checks they wrote, in report order.
+  func gradedItems(of chapter: Curriculum.Chapter) throws -> [ExpectedCheck] {
+    let variants = try Mutation.load(from: workspace.url(Self.variantsFolder(chapter)))
+    let listed = variants.filter { $0.kind == .wrong } + variants.filter { $0.kind == .right }
+    return [Self.outsideItem, Self.waitsItem, Self.ownChecksItem] + listed.map(Self.item(for:))
   }
 
   // MARK: - The learner's checks, again and again

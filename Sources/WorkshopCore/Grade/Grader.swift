@@ -60,7 +60,7 @@ public struct Grader: Sendable {
   /// Where the versions of components that learners' checks are graded
   /// against are written down: checks run where they cannot read them.
   var hiddenFromChecks: [String] {
-    var folders = [workspace.url("Mutations").path]
+    var folders = [workspace.url("Mutations").path] + alsoHidden
     for chapter in workspace.curriculum.chapters where chapter.writesChecks {
       folders.append(workspace.url(Self.variantsFolder(chapter)).path)
     }
@@ -69,6 +69,9 @@ public struct Grader: Sendable {
     }
     return folders
   }
+  /// More folders the checks must not read (a class's grader hides the
+  /// pristine course's own, see ``ClassGrader``).
+  public var alsoHidden: [String] = []
   /// Called with short progress lines ("Building 12/40") while work goes on.
   public var progress: (@Sendable (String) -> Void)?
 

@@ -49,14 +49,14 @@ extension Verifier {
         tally.item(false, "\(chapter.paddedNumber) \(chapter.title): mutations", [error.description])
       }
     }
-    let copy: Workspace
+    let copy: GradingCopy
     do {
       copy = try mutationWorkspace(chapters: chapters)
     } catch {
       tally.item(false, "a copy of the course to apply fixes in", ["\(error)"])
       return
     }
-    let grader = Grader(workspace: copy, variant: .chapters, timeLimit: timeLimit, progress: progress)
+    let grader = Grader(workspace: copy.copy, variant: .chapters, timeLimit: timeLimit, progress: progress)
     let rounds = lists.values.map(\.count).max() ?? 0
     var results: [Int: [(Mutation, Outcome)]] = [:]
     var varying: [Int: [String]] = [:]
@@ -200,28 +200,11 @@ extension Verifier {
     }
   }
 
-  /// A copy of the course's checks and kit, with room for one chapter
-  /// variant each, under `.build`: kept between runs so that each round
-  /// rebuilds only the chapters that changed.
-  func mutationWorkspace(chapters: [Curriculum.Chapter]) throws -> Workspace {
-    let root = workspace.root.appendingPathComponent(".build/workshop-mutations")
-    let files = FileManager.default
-    try files.createDirectory(at: root, withIntermediateDirectories: true)
-    var paths = ["Package.swift", Curriculum.fileName]
-    let components = workspace.curriculum.chapters.compactMap(\.component).map { "Sources/" + $0 }
-    for folder in ["Sources/CheckTranscript", "Sources/ConcurrencyTestKit", "Sources/SanitizerSupport"]
-      + components
-    {
-      paths += relativeFiles(under: folder)
-    }
-    for chapter in workspace.curriculum.chapters {
-      paths += relativeFiles(under: workspace.checksFolder(chapter))
-      paths.append(workspace.codeFolder(chapter, .chapters) + "/README.md")
-    }
-    for path in paths {
-      try sync(workspace.url(path), to: root.appendingPathComponent(path))
-    }
-    let copy = Workspace(root: root, curriculum: workspace.curriculum)
+  /// A copy of the course's checks and kit under `.build`, kept between
+  /// runs so that each round rebuilds only the chapters that changed, with
+  /// every chapter's solution in place.
+  func mutationWorkspace(chapters: [Curriculum.Chapter]) throws -> GradingCopy {
+    let copy = try GradingCopy(of: workspace, at: workspace.url(".build/workshop-mutations"))
     for chapter in workspace.curriculum.chapters {
       try place(solutionOf: chapter, in: copy, applying: nil)
     }
@@ -230,45 +213,10 @@ extension Verifier {
 
   /// Writes the chapter's solution, with `mutation` applied, as the copy's
   /// chapter; a file is written only when its content changes.
-  func place(solutionOf chapter: Curriculum.Chapter, in copy: Workspace, applying mutation: Mutation?) throws
+  func place(solutionOf chapter: Curriculum.Chapter, in copy: GradingCopy, applying mutation: Mutation?) throws
   {
-    let solution = workspace.codeFolder(chapter, .solutions)
-    var sources: [String: String] = [:]
-    for path in relativeFiles(under: solution) where path.hasSuffix(".swift") {
-      sources[String(path.dropFirst(solution.count + 1))] = try String(
-        contentsOf: workspace.url(path), encoding: .utf8)
-    }
+    var sources = try copy.solution(of: chapter)
     if let mutation { sources = try mutation.apply(to: sources) }
-    let target = copy.url(copy.codeFolder(chapter, .chapters))
-    let files = FileManager.default
-    for name in (try? files.contentsOfDirectory(atPath: target.path)) ?? []
-    where name.hasSuffix(".swift") && sources[name] == nil {
-      try files.removeItem(at: target.appendingPathComponent(name))
-    }
-    for (name, text) in sources {
-      try write(text, to: target.appendingPathComponent(name))
-    }
-  }
-
-  private func relativeFiles(under folder: String) -> [String] {
-    let url = workspace.url(folder)
-    guard let enumerator = FileManager.default.enumerator(atPath: url.path) else { return [] }
-    return enumerator.compactMap { $0 as? String }.filter { name in
-      var isFolder: ObjCBool = false
-      _ = FileManager.default.fileExists(
-        atPath: url.appendingPathComponent(name).path, isDirectory: &isFolder)
-      return !isFolder.boolValue
-    }.sorted().map { folder + "/" + $0 }
-  }
-
-  private func sync(_ source: URL, to target: URL) throws {
-    try write(try String(contentsOf: source, encoding: .utf8), to: target)
-  }
-
-  private func write(_ text: String, to url: URL) throws {
-    if (try? String(contentsOf: url, encoding: .utf8)) == text { return }
-    try FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try text.write(to: url, atomically: true, encoding: .utf8)
+    try copy.place(chapter, sources: sources)
   }
 }

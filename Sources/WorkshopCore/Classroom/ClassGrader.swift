@@ -1,0 +1,238 @@
+import Foundation
+import Synchronization
+
+/// What grading one submission gave.
+public struct SubmissionGrade: Sendable {
+  /// The name reports use (unique in the class).
+  public var name: String
+  /// What the instructor gave.
+  public var source: String
+  /// Every chapter's report, in course order; empty when not graded.
+  public var reports: [ChapterReport]
+  /// Why the submission could not be graded, if it could not.
+  public var notGraded: String?
+  /// What the submission held that was not taken.
+  public var ignored: [String]
+  /// What a person should look at.
+  public var flags: [ReviewScan.Flag]
+  /// Wall-clock time spent on it, in seconds.
+  public var seconds: Double
+  /// Chapters whose code was the same, byte for byte, as one graded earlier
+  /// in the run: graded once, the result shared.
+  public var reused: Int
+}
+
+/// Grades a class: every submission against the pristine checkout's checks,
+/// `jobs` at a time, each in a copy of the course of its own.
+///
+/// Each job owns a ``GradingCopy`` under `.build/workshop-grade/<job>`, kept
+/// between runs: its kit and checks are built once, and for each submission
+/// only the chapters whose code changed are rebuilt. A chapter's code that
+/// is byte for byte the same as code already graded in this run (an
+/// untouched starter, most often) is not graded again: grading is
+/// deterministic, so the result is the same.
+public struct ClassGrader: Sendable {
+  /// The instructor's pristine checkout.
+  public var course: Workspace
+  /// How many submissions are graded at the same time.
+  public var jobs: Int
+  /// The time limit of one chapter's grading, in seconds.
+  public var timeLimit: Double
+  /// The sandbox checks and archives run in; nil only when the instructor
+  /// chose to grade unsandboxed.
+  public var sandbox: Sandbox?
+  /// Short progress lines for a terminal's status line.
+  public var progress: (@Sendable (String) -> Void)?
+
+  public init(
+    course: Workspace, jobs: Int, timeLimit: Double, sandbox: Sandbox?,
+    progress: (@Sendable (String) -> Void)? = nil
+  ) {
+    self.course = course
+    self.jobs = max(1, jobs)
+    self.timeLimit = timeLimit
+    self.sandbox = sandbox
+    self.progress = progress
+  }
+
+  /// The folder of job `index`'s copy of the course.
+  func slotFolder(_ index: Int) -> URL {
+    course.url(".build/workshop-grade/\(index)")
+  }
+
+  /// The course's folders no check may read while a submission is graded:
+  /// the fixes, the solutions and the versions of components.
+  var hiddenCourseFolders: [String] {
+    var folders = ["Mutations", "Solutions"].map { course.url($0).path }
+    for chapter in course.curriculum.chapters where chapter.writesChecks {
+      folders.append(course.url(Grader.variantsFolder(chapter)).path)
+    }
+    return folders
+  }
+
+  /// What every submission is graded on, chapter by chapter: the checks of
+  /// the pristine course, listed from a build of its starters.
+  public struct Items: Sendable {
+    public var byChapter: [Int: [ExpectedCheck]]
+  }
+
+  /// Grades `paths`, calling `finished` as each submission is done (from any
+  /// thread, one at a time); returns the grades in the order given.
+  public func grade(
+    _ paths: [String], names: [String], finished: @escaping @Sendable (SubmissionGrade, Items) -> Void
+  ) throws -> (grades: [SubmissionGrade], items: Items) {
+    let slots = try (0..<min(jobs, paths.count)).map { try GradingCopy(of: course, at: slotFolder($0)) }
+    let items = try listItems(in: slots[0])
+    let cache = Mutex<[String: ChapterReport]>([:])
+    let next = Mutex(0)
+    let done = Mutex(0)
+    let results = Mutex<[Int: SubmissionGrade]>([:])
+    let report = Mutex(())
+    let group = DispatchGroup()
+    for slot in slots {
+      group.enter()
+      Thread.detachNewThread {
+        defer { group.leave() }
+        var stale: Set<Int> = []
+        while !Interrupts.isStopping {
+          let index = next.withLock { value in
+            defer { value += 1 }
+            return value
+          }
+          guard index < paths.count else { return }
+          let grade = gradeOne(
+            paths[index], name: names[index], in: slot, items: items, cache: cache, stale: &stale)
+          results.withLock { $0[index] = grade }
+          let count = done.withLock { value in
+            value += 1
+            return value
+          }
+          report.withLock { _ in finished(grade, items) }
+          progress?("Graded \(count) of \(paths.count) submissions")
+        }
+      }
+    }
+    group.wait()
+    let all = results.withLock { $0 }
+    return (paths.indices.compactMap { all[$0] }, items)
+  }
+
+  /// The checks of every chapter, from a build of the starters (the
+  /// solution of a chapter whose starter does not build).
+  func listItems(in slot: GradingCopy) throws -> Items {
+    progress?("Building the course's checks")
+    for chapter in course.curriculum.chapters {
+      try slot.place(chapter, sources: try slot.starter(of: chapter))
+    }
+    var build = try grader(for: slot).build()
+    if !build.brokenChapters.isEmpty {
+      for chapter in course.curriculum.chapters where build.brokenChapters[chapter.number] != nil {
+        try slot.place(chapter, sources: try slot.solution(of: chapter))
+      }
+      build = try grader(for: slot).build()
+    }
+    let grader = grader(for: slot)
+    let listed = try TestRun(build: build, environment: Grader.childEnvironment, sandbox: grader.sandbox)
+      .listChecks()
+    var byChapter: [Int: [ExpectedCheck]] = [:]
+    for chapter in course.curriculum.chapters {
+      if chapter.writesChecks {
+        byChapter[chapter.number] = try grader.gradedItems(of: chapter)
+      } else {
+        guard build.brokenChapters[chapter.number] == nil else {
+          throw GradingError(
+            description:
+              "chapter \(chapter.paddedNumber)'s checks do not build with its starter or its solution: run 'swift run workshop verify'"
+          )
+        }
+        byChapter[chapter.number] = listed.filter { $0.id.hasPrefix(chapter.testModule + ".") }
+      }
+    }
+    return Items(byChapter: byChapter)
+  }
+
+  func grader(for slot: GradingCopy) -> Grader {
+    var grader = Grader(
+      workspace: slot.copy, variant: .chapters, timeLimit: timeLimit,
+      isolation: sandbox.map { .sandbox($0) } ?? .none)
+    grader.alsoHidden = hiddenCourseFolders
+    return grader
+  }
+
+  /// Grades one submission in `slot`. `stale` holds the chapters the slot
+  /// holds code for that does not build: they get the starter back before
+  /// the next build, so one learner's broken chapter costs the next nothing.
+  private func gradeOne(
+    _ path: String, name: String, in slot: GradingCopy, items: Items,
+    cache: Mutex<[String: ChapterReport]>, stale: inout Set<Int>
+  ) -> SubmissionGrade {
+    let start = ContinuousClock.now
+    func seconds() -> Double {
+      let elapsed = ContinuousClock.now - start
+      return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+    var grade = SubmissionGrade(
+      name: name, source: path, reports: [], notGraded: nil, ignored: [], flags: [], seconds: 0, reused: 0)
+    do {
+      let submission = try Submission.load(path, course: course, sandbox: sandbox)
+      grade.ignored = submission.ignored
+      grade.flags = submission.flags
+      try slot.syncCourse()
+      var known: [Int: ChapterReport] = [:]
+      var toGrade: [Curriculum.Chapter] = []
+      var keys: [Int: String] = [:]
+      for chapter in course.curriculum.chapters {
+        guard let sources = submission.chapters[chapter.number] else {
+          var report = ChapterReport(chapter: chapter)
+          report.notHandedIn = true
+          known[chapter.number] = report
+          continue
+        }
+        let key = Self.key(chapter, sources)
+        keys[chapter.number] = key
+        if let report = cache.withLock({ $0[key] }) {
+          known[chapter.number] = report
+          grade.reused += 1
+          continue
+        }
+        try slot.place(chapter, sources: sources)
+        stale.remove(chapter.number)
+        toGrade.append(chapter)
+      }
+      for number in stale {
+        if let chapter = course.curriculum.chapters.first(where: { $0.number == number }) {
+          try slot.place(chapter, sources: try slot.starter(of: chapter))
+        }
+      }
+      stale = []
+      if !toGrade.isEmpty {
+        let reports = try grader(for: slot).grade(toGrade)
+        for report in reports {
+          known[report.chapter.number] = report
+          if !report.compileErrors.isEmpty { stale.insert(report.chapter.number) }
+          // A result of code under test that ran out of time is not cached:
+          // it depends on the machine's load, not only on the code.
+          if report.state != .timedOut, let key = keys[report.chapter.number] {
+            cache.withLock { $0[key] = report }
+          }
+        }
+      }
+      grade.reports = course.curriculum.chapters.compactMap { known[$0.number] }
+    } catch {
+      grade.notGraded = "\(error)"
+      // Whatever the slot holds now may not build: start the next one clean.
+      stale = Set(course.curriculum.chapters.map(\.number))
+    }
+    grade.seconds = seconds()
+    return grade
+  }
+
+  /// What identifies a chapter's code: every file's path and text.
+  static func key(_ chapter: Curriculum.Chapter, _ sources: [String: String]) -> String {
+    var key = "\(chapter.number)"
+    for path in sources.keys.sorted() {
+      key += "\u{0}\(path)\u{0}\(sources[path]!.utf8.count)\u{0}\(sources[path]!)"
+    }
+    return key
+  }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// Finds, in a submission's Swift files, what no exercise of the course
+/// needs and what code that games a grader would use: it does not change a
+/// grade, it asks a person to look ("needs review").
+///
+/// The checks run sandboxed; this is the second line, for what a sandbox
+/// cannot judge (a check that reads its own test file on macOS) and for an
+/// instructor who graded `--unsandboxed`.
+public enum ReviewScan {
+  /// One finding: where, and what it is.
+  public struct Flag: Sendable, Equatable, Codable {
+    /// `Chapters/04-DebouncedSearch/SearchModel.swift:12`.
+    public var location: String
+    /// What was found, in plain words: "reads the environment".
+    public var reason: String
+    /// The line, trimmed.
+    public var code: String
+
+    public var description: String { "\(location): \(reason): \(code)" }
+  }
+
+  /// What to look for, each with what it means. Matched against code with
+  /// comments and string literals' contents removed.
+  /// C functions are matched only as free functions (`remove(` but not
+  /// `list.remove(at:)`).
+  nonisolated(unsafe) static let patterns: [(Regex<Substring>, String)] = [
+    (/\bCommandLine\b/, "reads the command line"),
+    (/\bProcessInfo\b|(?:^|[^.\w])(?:get|set|unset|put)env\s*\(|\benviron\b/, "reads or changes the environment"),
+    (/(?:^|[^.\w])(?:atexit|at_quick_exit|exit|_exit)\s*\(/, "ends the process or hooks its exit"),
+    (/(?:^|[^.\w])(?:kill|killpg|sigaction|pthread_kill|sigprocmask)\s*\(|(?:^|[^.\w])(?:raise|signal)\s*\(\s*SIG/, "sends or handles signals"),
+    (
+      /\bProcess\s*\(|\bNSTask\b|\bposix_spawn\w*|(?:^|[^.\w])(?:v?fork|popen|system|exec[lv]p?e?)\s*\(/,
+      "starts a process"
+    ),
+    (
+      /\bFileManager\b|\bFileHandle\b|\.write\s*\(\s*to(?:File)?\s*:|(?:^|[^.\w])(?:fopen|freopen|open|openat|creat|unlink|ftruncate|mkdir|rmdir|fwrite)\s*\(/,
+      "reads or writes files"
+    ),
+    (/\b(?:Data|String|NSString)\s*\(\s*contentsOf/, "reads files"),
+    (/#(?:file|filePath|fileID)\b/, "uses its own source file's path"),
+    (/(?:^|[^.\w])(?:dlopen|dlsym|dladdr)\s*\(/, "loads code or looks up symbols at run time"),
+    (/@_cdecl\b|@_silgen_name\b|@_section\b|@_used\b|@_extern\b/, "defines or replaces symbols by name"),
+    (/\bunsafeBitCast\s*\(|@convention\s*\(\s*c\s*\)/, "casts unsafely (function pointers or types)"),
+    (/(?:^|[^.\w])(?:mprotect|mmap|ptrace|setrlimit|prctl|syscall)\s*\(/, "calls into the operating system directly"),
+    (/\bURLSession\b|(?:^|[^.\w])socket\s*\(/, "uses the network"),
+  ]
+
+  /// The flags for `sources` (paths relative to the submission, to text).
+  public static func scan(_ sources: [String: String]) -> [Flag] {
+    var flags: [Flag] = []
+    for path in sources.keys.sorted() {
+      let lines = code(of: sources[path]!)
+      for (index, line) in lines.enumerated() {
+        for (pattern, reason) in patterns where line.contains(pattern) {
+          let original = sources[path]!.split(separator: "\n", omittingEmptySubsequences: false)[index]
+          flags.append(
+            Flag(
+              location: "\(path):\(index + 1)", reason: reason,
+              code: String(original.trimmingCharacters(in: .whitespaces).prefix(120))))
+        }
+      }
+    }
+    return flags
+  }
+
+  /// The lines of `text` with comments removed and string literals emptied,
+  /// so that a word in a comment or a message is not a finding.
+  static func code(of text: String) -> [String] {
+    var lines: [String] = []
+    var current = ""
+    var inBlockComment = 0
+    var inString = false
+    var multiline = false
+    let characters = Array(text)
+    var index = 0
+    func peek(_ offset: Int) -> Character? {
+      index + offset < characters.count ? characters[index + offset] : nil
+    }
+    while index < characters.count {
+      let character = characters[index]
+      if character == "\n" {
+        lines.append(current)
+        current = ""
+        if inString && !multiline { inString = false }
+        index += 1
+        continue
+      }
+      if inBlockComment > 0 {
+        if character == "*", peek(1) == "/" {
+          inBlockComment -= 1
+          index += 2
+        } else if character == "/", peek(1) == "*" {
+          inBlockComment += 1
+          index += 2
+        } else {
+          index += 1
+        }
+        continue
+      }
+      if inString {
+        if character == "\\" {
+          // An interpolation is code: keep it, so `"\(getenv("X"))"` is seen.
+          if peek(1) == "(" {
+            current += "\\("
+            index += 2
+            var depth = 1
+            while index < characters.count, depth > 0, characters[index] != "\n" {
+              if characters[index] == "(" { depth += 1 }
+              if characters[index] == ")" { depth -= 1 }
+              current.append(characters[index])
+              index += 1
+            }
+            continue
+          }
+          index += 2
+          continue
+        }
+        if multiline, character == "\"", peek(1) == "\"", peek(2) == "\"" {
+          inString = false
+          multiline = false
+          current += "\"\"\""
+          index += 3
+          continue
+        }
+        if !multiline, character == "\"" {
+          inString = false
+          current += "\""
+        }
+        index += 1
+        continue
+      }
+      if character == "/", peek(1) == "/" {
+        while index < characters.count, characters[index] != "\n" { index += 1 }
+        continue
+      }
+      if character == "/", peek(1) == "*" {
+        inBlockComment = 1
+        index += 2
+        continue
+      }
+      if character == "\"" {
+        inString = true
+        multiline = peek(1) == "\"" && peek(2) == "\""
+        current += multiline ? "\"\"\"" : "\""
+        index += multiline ? 3 : 1
+        continue
+      }
+      current.append(character)
+      index += 1
+    }
+    lines.append(current)
+    return lines
+  }
+}

@@ -1,0 +1,257 @@
+import Foundation
+
+/// One learner's work handed in: a copy of the workshop, its `Chapters/`
+/// folder, or a `.zip` or `.tar.gz` of either.
+///
+/// Only the Swift files in `Chapters/NN-Name/` of the course's chapters are
+/// taken; the rest (the submission's `Tests/`, `curriculum.json`,
+/// `Package.swift`, `.build/`, hidden files, links) is listed as ignored and
+/// never read, so a submission cannot change what grades it.
+public struct Submission: Sendable {
+  /// The name reports use: the folder's or the archive's, without extension.
+  public var name: String
+  /// What the instructor gave, as given.
+  public var source: String
+  /// Each chapter's Swift files by number: paths relative to the chapter's
+  /// folder, to their text. A chapter the submission lacks is absent.
+  public var chapters: [Int: [String: String]]
+  /// What was not taken, relative to the submission, with why when it is not
+  /// simply "not part of a chapter".
+  public var ignored: [String]
+  /// What a person should look at (see ``ReviewScan``).
+  public var flags: [ReviewScan.Flag]
+
+  /// The most a chapter's Swift files may hold together, in bytes.
+  static let chapterSizeLimit = 1 << 20
+  /// How long unpacking an archive may take, in seconds.
+  static let unpackTimeLimit = 60.0
+
+  /// Why a submission cannot be read.
+  public struct Problem: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  /// Reads the submission at `path` for `course`. An archive is unpacked in a
+  /// folder of its own, in `sandbox` when given.
+  public static func load(_ path: String, course: Workspace, sandbox: Sandbox?) throws -> Submission {
+    let url = URL(fileURLWithPath: path).standardizedFileURL
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+      throw Problem(description: "\(path) does not exist")
+    }
+    let name: String
+    let root: URL
+    if isFolder.boolValue {
+      name = url.lastPathComponent
+      root = url
+    } else if let kind = ArchiveKind(url) {
+      name = kind.stem(of: url)
+      root = try unpack(url, kind, sandbox: sandbox)
+    } else {
+      throw Problem(
+        description: "\(path) is not a folder, a .zip or a .tar.gz: hand in a copy of the workshop or its Chapters/ folder")
+    }
+    return try read(root, name: name, source: path, course: course)
+  }
+
+  /// Reads an unpacked submission whose top folder is `root`.
+  static func read(_ root: URL, name: String, source: String, course: Workspace) throws -> Submission {
+    let folders = course.curriculum.chapters.map(\.folder)
+    guard let (chaptersFolder, bare) = findChapters(in: root, chapterFolders: Set(folders), depth: 3) else {
+      throw Problem(
+        description:
+          "\(source) holds no chapter: no Chapters/ folder and no chapter folder such as \(folders.first ?? "01-Name")/ in it"
+      )
+    }
+    var submission = Submission(name: name, source: source, chapters: [:], ignored: [], flags: [])
+    // Paths are shown from the copy of the workshop: `Chapters/...`, `Tests/...`.
+    let base = bare ? chaptersFolder : chaptersFolder.deletingLastPathComponent()
+    let prefix = bare ? "" : "Chapters/"
+    var taken: Set<String> = []
+    for chapter in course.curriculum.chapters {
+      let folder = chaptersFolder.appendingPathComponent(chapter.folder)
+      guard isRealFolder(folder) else { continue }
+      var sources: [String: String] = [:]
+      var size = 0
+      for path in walk(folder) {
+        let shown = prefix + chapter.folder + "/" + path
+        let file = folder.appendingPathComponent(path)
+        guard path.hasSuffix(".swift"), !isHidden(path) else {
+          if (path as NSString).lastPathComponent != "README.md" { submission.ignored.append(shown) }
+          continue
+        }
+        guard isRegularFile(file) else {
+          submission.ignored.append(shown + " (a link or not a regular file: not followed)")
+          continue
+        }
+        guard let data = try? Data(contentsOf: file), let text = String(data: data, encoding: .utf8) else {
+          submission.ignored.append(shown + " (not UTF-8 text)")
+          continue
+        }
+        size += data.count
+        guard size <= chapterSizeLimit else {
+          submission.ignored.append(shown + " (the chapter's Swift files exceed 1 MB)")
+          continue
+        }
+        sources[path] = text
+        taken.insert(shown)
+        let scanned = ReviewScan.scan(["Chapters/\(chapter.folder)/\(path)": text])
+        submission.flags += scanned
+      }
+      submission.chapters[chapter.number] = sources
+    }
+    // Everything else, summarised by top folder: a .build can hold 100,000 files.
+    var others: [String: Int] = [:]
+    let limit = 20_000
+    let everything = walk(base, limit: limit)
+    for shown in everything {
+      if taken.contains(shown) { continue }
+      if shown.hasPrefix(prefix), folders.contains(where: { shown.hasPrefix(prefix + $0 + "/") }) { continue }
+      let top = shown.split(separator: "/").first.map(String.init) ?? shown
+      let key = top == shown ? top : top + "/"
+      others[key, default: 0] += 1
+    }
+    let summary = others.keys.sorted().map { key in
+      let count = others[key]!
+      let more = everything.count >= limit ? " or more" : ""
+      return key.hasSuffix("/") ? "\(key) (\(count)\(more) file\(count == 1 ? "" : "s"))" : key
+    }
+    submission.ignored = summary + submission.ignored
+    return submission
+  }
+
+  /// The chapters folder: `Chapters/` in `root`, `root` itself when it holds
+  /// chapter folders, or the same one level down (an archive's top folder).
+  static func findChapters(in root: URL, chapterFolders: Set<String>, depth: Int) -> (URL, bare: Bool)? {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+    let chapters = root.appendingPathComponent("Chapters")
+    if names.contains("Chapters"), isRealFolder(chapters) { return (chapters, false) }
+    if names.contains(where: { chapterFolders.contains($0) && isRealFolder(root.appendingPathComponent($0)) }) {
+      return (root, true)
+    }
+    guard depth > 1 else { return nil }
+    // macOS's Archive Utility adds __MACOSX/ beside the archived folder.
+    let visible = names.filter {
+      !$0.hasPrefix(".") && $0 != "__MACOSX" && isRealFolder(root.appendingPathComponent($0))
+    }
+    guard visible.count == 1 else { return nil }
+    return findChapters(
+      in: root.appendingPathComponent(visible[0]), chapterFolders: chapterFolders, depth: depth - 1)
+  }
+
+  // MARK: - Archives
+
+  /// The archives a submission can be.
+  enum ArchiveKind {
+    case zip, tarGzip
+
+    init?(_ url: URL) {
+      let name = url.lastPathComponent.lowercased()
+      if name.hasSuffix(".zip") {
+        self = .zip
+      } else if name.hasSuffix(".tar.gz") || name.hasSuffix(".tgz") {
+        self = .tarGzip
+      } else {
+        return nil
+      }
+    }
+
+    func stem(of url: URL) -> String {
+      let name = url.lastPathComponent
+      for suffix in [".zip", ".tar.gz", ".tgz"] where name.lowercased().hasSuffix(suffix) {
+        return String(name.dropLast(suffix.count))
+      }
+      return name
+    }
+
+    /// The tool that unpacks it, and its arguments.
+    var tool: (name: String, arguments: (String, String) -> [String], package: String) {
+      switch self {
+      case .zip: ("unzip", { ["-q", "-o", $0, "-d", $1] }, "unzip")
+      case .tarGzip: ("tar", { ["-xzf", $0, "-C", $1, "--no-same-owner", "--no-same-permissions"] }, "tar")
+      }
+    }
+  }
+
+  /// Unpacks `archive` into a new folder of the runner's temporary folder.
+  ///
+  /// In the sandbox, the unpacking tool can write in that folder and nowhere
+  /// else, whatever names or links the archive holds; every file it writes
+  /// is bounded in size, and the whole in time.
+  static func unpack(_ archive: URL, _ kind: ArchiveKind, sandbox: Sandbox?) throws -> URL {
+    let tool = kind.tool
+    guard let executable = Self.executable(tool.name) else {
+      throw Problem(
+        description:
+          "cannot open \(archive.lastPathComponent): \(tool.name) is not installed (install the \(tool.package) package), or unpack it and grade the folder"
+      )
+    }
+    let folder = try TemporaryFolder.shared.makeFolder("submission")
+    let copy = folder.appendingPathComponent("archive")
+    let target = folder.appendingPathComponent("files")
+    try FileManager.default.copyItem(at: archive, to: copy)
+    try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
+    let command = TestLauncher.Command(
+      executable: executable, arguments: tool.arguments(copy.path, target.path),
+      environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C"])
+    let outcome: ProcessOutcome
+    if let sandbox {
+      sandbox.share(target)
+      outcome = try sandbox.run(command, shared: folder, timeLimit: unpackTimeLimit)
+    } else {
+      outcome = try Subprocess.run(
+        command.executable, command.arguments, environment: command.environment, timeout: unpackTimeLimit)
+    }
+    try? FileManager.default.removeItem(at: copy)
+    guard outcome.succeeded else {
+      let why =
+        outcome.timedOut
+        ? "it took longer than \(Int(unpackTimeLimit)) s"
+        : firstLine(of: (outcome.standardError + "\n" + outcome.standardOutput).trimmingCharacters(in: .whitespacesAndNewlines))
+      throw Problem(description: "cannot unpack \(archive.lastPathComponent): \(why)")
+    }
+    return target
+  }
+
+  static func executable(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return (path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]).map { "\($0)/\(name)" }.first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
+  }
+
+  // MARK: - Files, never through a link
+
+  /// Paths of every file under `folder`, relative to it, sorted; links are
+  /// listed, never followed.
+  static func walk(_ folder: URL, limit: Int = .max) -> [String] {
+    var found: [String] = []
+    func visit(_ url: URL, _ relative: String) {
+      guard found.count < limit else { return }
+      let names = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+      for name in names {
+        let child = url.appendingPathComponent(name)
+        let path = relative.isEmpty ? name : relative + "/" + name
+        if isRealFolder(child) {
+          visit(child, path)
+        } else {
+          found.append(path)
+        }
+      }
+    }
+    visit(folder, "")
+    return found
+  }
+
+  private static func fileType(_ url: URL) -> FileAttributeType? {
+    (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
+  }
+
+  static func isRealFolder(_ url: URL) -> Bool { fileType(url) == .typeDirectory }
+  static func isRegularFile(_ url: URL) -> Bool { fileType(url) == .typeRegular }
+  static func isHidden(_ path: String) -> Bool { path.split(separator: "/").contains { $0.hasPrefix(".") } }
+
+  static func relative(_ url: URL, to root: URL) -> String {
+    String(url.path.dropFirst(root.path.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+  }
+}

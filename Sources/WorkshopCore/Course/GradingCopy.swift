@@ -1,0 +1,111 @@
+import Foundation
+
+/// A copy of the course that grades chapter code other than the checkout's
+/// own: the manifests, the kit and the checks mirrored from the pristine
+/// checkout, and in `Chapters/` whatever is placed there (a fix `verify`
+/// grades, a learner's submission `grade` grades).
+///
+/// The copy lives under `.build` and is kept between runs, so that each use
+/// rebuilds only the chapters whose content changed.
+public struct GradingCopy: Sendable {
+  /// The pristine checkout.
+  public var course: Workspace
+  /// The copy, a workspace of its own.
+  public var copy: Workspace
+
+  /// Makes (or brings up to date) the copy of `course` at `root`.
+  public init(of course: Workspace, at root: URL) throws {
+    self.course = course
+    self.copy = Workspace(root: root, curriculum: course.curriculum)
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    try syncCourse()
+  }
+
+  /// The course's own folders a grading build needs: the kit, the
+  /// components learners write checks for, and every chapter's checks.
+  var courseFolders: [String] {
+    let components = course.curriculum.chapters.compactMap(\.component).map { "Sources/" + $0 }
+    return ["Sources/CheckTranscript", "Sources/ConcurrencyTestKit", "Sources/SanitizerSupport"] + components
+      + course.curriculum.chapters.map(course.checksFolder)
+  }
+
+  /// Mirrors the course's files into the copy: writes each file whose content
+  /// differs, and removes from the mirrored folders any file the course does
+  /// not have (code under test, unsandboxed, could have added one).
+  public func syncCourse() throws {
+    for file in ["Package.swift", Curriculum.fileName] {
+      try Self.write(try Data(contentsOf: course.url(file)), to: copy.url(file))
+    }
+    for folder in courseFolders {
+      let wanted = Set(Self.files(under: course.url(folder)))
+      for path in wanted {
+        try Self.write(
+          try Data(contentsOf: course.url(folder + "/" + path)), to: copy.url(folder + "/" + path))
+      }
+      for path in Self.files(under: copy.url(folder)) where !wanted.contains(path) {
+        try FileManager.default.removeItem(at: copy.url(folder + "/" + path))
+      }
+    }
+    // The chapters' READMEs: the manifest excludes them from the build.
+    for chapter in course.curriculum.chapters {
+      let readme = course.codeFolder(chapter, .chapters) + "/README.md"
+      if let data = try? Data(contentsOf: course.url(readme)) {
+        try Self.write(data, to: copy.url(readme))
+      }
+    }
+  }
+
+  /// Makes `sources` (paths relative to the chapter's folder, to their text)
+  /// the copy's code for `chapter`: writes only what changed, and removes
+  /// every other Swift file of the chapter's folder.
+  public func place(_ chapter: Curriculum.Chapter, sources: [String: String]) throws {
+    let target = copy.url(copy.codeFolder(chapter, .chapters))
+    for path in Self.files(under: target) where path.hasSuffix(".swift") && sources[path] == nil {
+      try FileManager.default.removeItem(at: target.appendingPathComponent(path))
+    }
+    for (path, text) in sources {
+      try Self.write(Data(text.utf8), to: target.appendingPathComponent(path))
+    }
+  }
+
+  /// The course's solution of `chapter`, as `place` takes it.
+  public func solution(of chapter: Curriculum.Chapter) throws -> [String: String] {
+    try Self.swiftSources(in: course.url(course.codeFolder(chapter, .solutions)))
+  }
+
+  /// The course's starter of `chapter` (its `Chapters/` folder), as `place` takes it.
+  public func starter(of chapter: Curriculum.Chapter) throws -> [String: String] {
+    try Self.swiftSources(in: course.url(course.codeFolder(chapter, .chapters)))
+  }
+
+  /// The Swift files under `folder`, by path relative to it.
+  static func swiftSources(in folder: URL) throws -> [String: String] {
+    var sources: [String: String] = [:]
+    for path in files(under: folder) where path.hasSuffix(".swift") {
+      sources[path] = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+    }
+    return sources
+  }
+
+  /// The regular files under `folder`, by path relative to it, sorted;
+  /// hidden files and folders left out.
+  static func files(under folder: URL) -> [String] {
+    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+    return enumerator.compactMap { $0 as? String }.filter { path in
+      guard !path.hasPrefix("."), !path.contains("/.") else { return false }
+      var isFolder: ObjCBool = false
+      _ = FileManager.default.fileExists(
+        atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder)
+      return !isFolder.boolValue
+    }.sorted()
+  }
+
+  /// Writes `data` to `url` unless it holds that already (its date then
+  /// stays, and SwiftPM does not rebuild).
+  static func write(_ data: Data, to url: URL) throws {
+    if (try? Data(contentsOf: url)) == data { return }
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try data.write(to: url, options: .atomic)
+  }
+}
