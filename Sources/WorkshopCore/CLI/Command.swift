@@ -8,6 +8,8 @@ public enum Command: Equatable, Sendable {
   case hint(chapter: String, reset: Bool)
   /// Check the course itself.
   case verify(repeatCount: Int, fixesOf: String?, Options)
+  /// Grade a class's submissions against the pristine checks.
+  case grade(submissions: [String], ClassOptions)
   /// List the chapters.
   case list
   /// Show help, for the tool or one subcommand.
@@ -24,6 +26,28 @@ public enum Command: Equatable, Sendable {
 
     public init(solutions: Bool = false, timeLimit: Double = Grader.defaultTimeLimit) {
       self.solutions = solutions
+      self.timeLimit = timeLimit
+    }
+  }
+
+  /// Options of `grade`.
+  public struct ClassOptions: Equatable, Sendable {
+    /// Where the reports go, relative to the current folder.
+    public var reportDirectory = CommandLineSpec.defaultReportDirectory
+    /// How many submissions are graded at once; nil for the number of cores.
+    public var jobs: Int?
+    /// Grade without a sandbox, on the instructor's say-so.
+    public var unsandboxed = false
+    /// The hard time limit for one chapter's grading, in seconds.
+    public var timeLimit: Double = Grader.defaultTimeLimit
+
+    public init(
+      reportDirectory: String = CommandLineSpec.defaultReportDirectory, jobs: Int? = nil,
+      unsandboxed: Bool = false, timeLimit: Double = Grader.defaultTimeLimit
+    ) {
+      self.reportDirectory = reportDirectory
+      self.jobs = jobs
+      self.unsandboxed = unsandboxed
       self.timeLimit = timeLimit
     }
   }
@@ -45,7 +69,7 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 
 /// The command line, as one table: parsing, validation, help and usage
 /// lines are all derived from it.
-enum CommandLineSpec {
+public enum CommandLineSpec {
   /// An option.
   struct Option {
     /// `--timeout`.
@@ -66,7 +90,12 @@ enum CommandLineSpec {
     var discussion: String
     var options: [Option]
     var isDefault = false
+    /// Whether the positional argument may be given more than once.
+    var repeats = false
   }
+
+  /// Where `grade` writes its reports unless told otherwise.
+  public static let defaultReportDirectory = "grades"
 
   static let solutions = Option(
     name: "--solutions", value: nil, help: "Grade Solutions/ instead of Chapters/.")
@@ -85,6 +114,16 @@ enum CommandLineSpec {
     name: "--fixes", value: "chapter",
     help: "Check only this chapter's wrong and right fixes (Mutations/), or every chapter's with 'all'.")
   static let chapter = (name: "chapter", help: "A number (4 or 04) or a name (DebouncedSearch).")
+  static let reportDirectory = Option(
+    name: "--report-dir", value: "dir",
+    help: "Where to write each submission's results.json and junit.xml, and class.csv and summary.md.",
+    defaultValue: defaultReportDirectory)
+  static let jobs = Option(
+    name: "--jobs", value: "n", help: "How many submissions to grade at the same time, from 1 to 64.",
+    defaultValue: "the number of cores")
+  static let unsandboxed = Option(
+    name: "--unsandboxed", value: nil,
+    help: "Grade without a sandbox: learners' code then runs with your permissions and can change any of your files.")
 
   static let subcommands: [Subcommand] = [
     Subcommand(
@@ -117,6 +156,25 @@ enum CommandLineSpec {
         'N passed, M failed' and exits 1 if anything failed.
         """,
       options: [repeatCount, fixes, timeout]),
+    Subcommand(
+      name: "grade",
+      argument: (
+        name: "submission",
+        help:
+          "A learner's copy of the workshop, its Chapters/ folder, or a .zip or .tar.gz of either. Give as many as you like."
+      ),
+      summary: "Grade a class's submissions against this checkout's checks.",
+      discussion: """
+        Takes only the Swift files in each submission's Chapters/NN-Name/ folders
+        and grades them, in a sandbox, against the checks of this checkout: a
+        submission's own Tests/, Package.swift or curriculum.json change nothing.
+        Writes per submission results.json (Gradescope) and junit.xml, and for
+        the class class.csv and summary.md. Code no exercise needs (reading the
+        environment, starting processes, writing files, ...) is flagged "needs
+        review". Exits 0 when every submission was graded, whatever its score,
+        and 1 when one could not be (its report says why).
+        """,
+      options: [reportDirectory, jobs, timeout, unsandboxed], repeats: true),
     Subcommand(name: "list", summary: "List the chapters.", discussion: "", options: []),
     Subcommand(
       name: "help", argument: (name: "subcommand", help: "The subcommand to explain."),
@@ -124,7 +182,9 @@ enum CommandLineSpec {
   ]
 
   /// Every option any subcommand takes.
-  static var allOptions: [Option] { [solutions, timeout, reset, repeatCount, fixes] }
+  static var allOptions: [Option] {
+    [solutions, timeout, reset, repeatCount, fixes, reportDirectory, jobs, unsandboxed]
+  }
 
   static func subcommand(_ name: String) -> Subcommand? {
     subcommands.first { $0.name == name }
@@ -235,15 +295,27 @@ extension Command {
       repeatCount = count
     }
 
+    var jobs: Int?
+    if let text = values["--jobs"] {
+      guard let count = Int(text), (1...64).contains(count) else {
+        throw UsageError(message: "'--jobs' takes a whole number from 1 to 64, not '\(text)'")
+      }
+      jobs = count
+    }
+    if let text = values["--report-dir"], text.trimmingCharacters(in: .whitespaces).isEmpty {
+      throw UsageError(message: "'--report-dir' needs a folder")
+    }
+
     // The positional argument.
     let rest = Array(positional.dropFirst())
-    if rest.count > (subcommand.argument == nil ? 0 : 1) {
+    if !subcommand.repeats, rest.count > (subcommand.argument == nil ? 0 : 1) {
       throw UsageError(
         message: "unexpected argument '\(rest[subcommand.argument == nil ? 0 : 1])'", subcommand: name)
     }
     if let argument = subcommand.argument, rest.isEmpty, name != "help" {
       throw UsageError(
-        message: "'\(name)' needs a \(argument.name), for example '\(name) 04'", subcommand: name)
+        message: "'\(name)' needs a \(argument.name), for example '\(name) \(name == "grade" ? "submissions/*" : "04")'",
+        subcommand: name)
     }
 
     switch name {
@@ -251,6 +323,12 @@ extension Command {
     case "check": return .check(chapter: rest[0], options)
     case "hint": return .hint(chapter: rest[0], reset: values["--reset"] != nil)
     case "verify": return .verify(repeatCount: repeatCount, fixesOf: values["--fixes"], options)
+    case "grade":
+      return .grade(
+        submissions: rest,
+        ClassOptions(
+          reportDirectory: values["--report-dir"] ?? CommandLineSpec.defaultReportDirectory, jobs: jobs,
+          unsandboxed: values["--unsandboxed"] != nil, timeLimit: options.timeLimit))
     case "list": return .list
     default: return .help(rest.first)
     }

@@ -22,7 +22,7 @@ public enum Help {
     lines += ["", "SUBCOMMANDS:"]
     for subcommand in CommandLineSpec.subcommands where subcommand.name != "help" {
       let name =
-        subcommand.name + (subcommand.argument.map { " <\($0.name)>" } ?? "")
+        subcommand.name + (subcommand.argument.map { " <\($0.name)>" + (subcommand.repeats ? " ..." : "") } ?? "")
         + (subcommand.isDefault ? " (default)" : "")
       lines.append(row(name, subcommand.summary))
     }
@@ -57,7 +57,9 @@ public enum Help {
   private static func usageLine(_ subcommand: CommandLineSpec.Subcommand) -> String {
     var parts = ["workshop", subcommand.isDefault ? "[\(subcommand.name)]" : subcommand.name]
     if let argument = subcommand.argument {
-      parts.append(subcommand.name == "help" ? "[<\(argument.name)>]" : "<\(argument.name)>")
+      parts.append(
+        subcommand.name == "help"
+          ? "[<\(argument.name)>]" : "<\(argument.name)>" + (subcommand.repeats ? " ..." : ""))
     }
     for option in subcommand.options {
       parts.append("[" + option.name + (option.value.map { " <\($0)>" } ?? "") + "]")

@@ -127,6 +127,8 @@ public struct Workshop {
       return hint(chapter, workspace, reset: reset)
     case .verify(let repeatCount, let fixesOf, let options):
       return verify(workspace, repeatCount: repeatCount, fixesOf: fixesOf, options)
+    case .grade(let submissions, let options):
+      return grade(workspace, submissions: submissions, options)
     case .list:
       let width = workspace.curriculum.chapters.map(\.title.count).max() ?? 0
       for chapter in workspace.curriculum.chapters {

@@ -72,15 +72,22 @@ public struct ClassGrader: Sendable {
 
   /// What every submission is graded on, chapter by chapter: the checks of
   /// the pristine course, listed from a build of its starters.
-  public struct Items: Sendable {
+  public struct Items: Sendable, Codable {
     public var byChapter: [Int: [ExpectedCheck]]
+    /// The course's files these were listed from (see ``Fingerprint/ofCourse(_:)``).
+    var course: Fingerprint.Inputs = [:]
   }
+
+  /// Where the last list of items is kept, with the course it came from.
+  var itemsFile: URL { course.url(".build/workshop-grade/items.json") }
 
   /// Grades `paths`, calling `finished` as each submission is done (from any
   /// thread, one at a time); returns the grades in the order given.
   public func grade(
-    _ paths: [String], names: [String], finished: @escaping @Sendable (SubmissionGrade, Items) -> Void
+    _ paths: [String], names: [String], finished: @escaping (SubmissionGrade, Items) -> Void
   ) throws -> (grades: [SubmissionGrade], items: Items) {
+    // Called under `report`'s lock only, so never twice at once.
+    nonisolated(unsafe) let finished = finished
     let slots = try (0..<min(jobs, paths.count)).map { try GradingCopy(of: course, at: slotFolder($0)) }
     let items = try listItems(in: slots[0])
     let cache = Mutex<[String: ChapterReport]>([:])
@@ -120,6 +127,12 @@ public struct ClassGrader: Sendable {
   /// The checks of every chapter, from a build of the starters (the
   /// solution of a chapter whose starter does not build).
   func listItems(in slot: GradingCopy) throws -> Items {
+    let fingerprint = Fingerprint.ofCourse(course)
+    if let data = try? Data(contentsOf: itemsFile), let items = try? JSONDecoder().decode(Items.self, from: data),
+      items.course == fingerprint
+    {
+      return items
+    }
     progress?("Building the course's checks")
     for chapter in course.curriculum.chapters {
       try slot.place(chapter, sources: try slot.starter(of: chapter))
@@ -148,7 +161,9 @@ public struct ClassGrader: Sendable {
         byChapter[chapter.number] = listed.filter { $0.id.hasPrefix(chapter.testModule + ".") }
       }
     }
-    return Items(byChapter: byChapter)
+    let items = Items(byChapter: byChapter, course: fingerprint)
+    try? JSONEncoder().encode(items).write(to: itemsFile, options: .atomic)
+    return items
   }
 
   func grader(for slot: GradingCopy) -> Grader {
@@ -164,7 +179,7 @@ public struct ClassGrader: Sendable {
   /// the next build, so one learner's broken chapter costs the next nothing.
   private func gradeOne(
     _ path: String, name: String, in slot: GradingCopy, items: Items,
-    cache: Mutex<[String: ChapterReport]>, stale: inout Set<Int>
+    cache: borrowing Mutex<[String: ChapterReport]>, stale: inout Set<Int>
   ) -> SubmissionGrade {
     let start = ContinuousClock.now
     func seconds() -> Double {

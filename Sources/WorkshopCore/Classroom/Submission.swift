@@ -186,28 +186,29 @@ public struct Submission: Sendable {
           "cannot open \(archive.lastPathComponent): \(tool.name) is not installed (install the \(tool.package) package), or unpack it and grade the folder"
       )
     }
-    let folder = try TemporaryFolder.shared.makeFolder("submission")
-    let copy = folder.appendingPathComponent("archive")
-    let target = folder.appendingPathComponent("files")
+    // The archive is copied into the folder it is unpacked in, the only one
+    // the tool may write: a hidden name, so it is never taken as a file of
+    // the submission, and it is removed after.
+    let target = try TemporaryFolder.shared.makeFolder("submission")
+    let copy = target.appendingPathComponent(".workshop-archive")
     try FileManager.default.copyItem(at: archive, to: copy)
-    try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
     let command = TestLauncher.Command(
       executable: executable, arguments: tool.arguments(copy.path, target.path),
       environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C"])
     let outcome: ProcessOutcome
     if let sandbox {
-      sandbox.share(target)
-      outcome = try sandbox.run(command, shared: folder, timeLimit: unpackTimeLimit)
+      outcome = try sandbox.run(command, shared: target, timeLimit: unpackTimeLimit)
     } else {
       outcome = try Subprocess.run(
         command.executable, command.arguments, environment: command.environment, timeout: unpackTimeLimit)
     }
     try? FileManager.default.removeItem(at: copy)
     guard outcome.succeeded else {
-      let why =
-        outcome.timedOut
-        ? "it took longer than \(Int(unpackTimeLimit)) s"
-        : firstLine(of: (outcome.standardError + "\n" + outcome.standardOutput).trimmingCharacters(in: .whitespacesAndNewlines))
+      let output = (outcome.standardError + "\n" + outcome.standardOutput)
+        .replacingOccurrences(of: target.path + "/", with: "")
+        .replacingOccurrences(of: copy.path, with: archive.lastPathComponent)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+      let why = outcome.timedOut ? "it took longer than \(Int(unpackTimeLimit)) s" : firstLine(of: output)
       throw Problem(description: "cannot unpack \(archive.lastPathComponent): \(why)")
     }
     return target

@@ -1,0 +1,154 @@
+import Foundation
+import Synchronization
+
+/// `workshop grade`: a class's submissions, graded and reported.
+extension Workshop {
+  func grade(_ workspace: Workspace, submissions paths: [String], _ options: Command.ClassOptions) -> Int32 {
+    // Every submission must be something to grade: a typo in a path is the
+    // instructor's to fix before anyone is graded.
+    for path in paths {
+      let url = URL(fileURLWithPath: path, relativeTo: directory)
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+        console.err("error: no such file or folder: \(path)")
+        console.err(Help.usage(for: "grade"))
+        return ExitCode.usage
+      }
+      guard isFolder.boolValue || Submission.ArchiveKind(url) != nil else {
+        console.err("error: \(path) is not a folder, a .zip or a .tar.gz")
+        console.err(Help.usage(for: "grade"))
+        return ExitCode.usage
+      }
+    }
+    let sandbox: Sandbox?
+    if options.unsandboxed {
+      sandbox = nil
+      console.err(
+        style.yellow("warning:")
+          + " grading unsandboxed (--unsandboxed): learners' code runs with your permissions.")
+    } else {
+      guard let current = Sandbox.current else {
+        console.err(
+          "error: grade runs learners' code only in a sandbox, and this machine has none ("
+            + Sandbox.unavailableNote.replacingOccurrences(of: "not sandboxed: ", with: "") + ")")
+        console.err(
+          "Grade on Linux with bubblewrap (see README.md, \"Grading a class\"), or pass --unsandboxed if you trust every submission."
+        )
+        return ExitCode.failure
+      }
+      sandbox = current
+    }
+
+    let names = Self.uniqueNames(paths.map { Self.submissionName($0, in: directory) })
+    let reportFolder = URL(fileURLWithPath: options.reportDirectory, relativeTo: directory).standardizedFileURL
+    let reports = ClassReports(course: workspace, style: style)
+    do {
+      try FileManager.default.createDirectory(at: reportFolder, withIntermediateDirectories: true)
+      // A report of an earlier run is not one of this run: an interrupted
+      // run leaves no class report rather than an old one.
+      for name in ["class.csv", "summary.md"] {
+        try? FileManager.default.removeItem(at: reportFolder.appendingPathComponent(name))
+      }
+    } catch {
+      console.err("error: cannot write reports in \(options.reportDirectory): \(error.localizedDescription)")
+      return ExitCode.failure
+    }
+    let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+    console.out(
+      style.bold("Grading \(paths.count) submission\(paths.count == 1 ? "" : "s")")
+        + style.dim(
+          " · \(min(jobs, paths.count)) at a time · \(sandbox == nil ? "unsandboxed" : "sandboxed") · against \(workspace.root.path)"
+        ))
+    let width = max(10, names.map(\.count).max() ?? 0) + 2
+    let failedWrites = Mutex<[String]>([])
+    let grader = ClassGrader(
+      course: workspace, jobs: jobs, timeLimit: options.timeLimit, sandbox: sandbox, progress: console.status)
+    let outcome: (grades: [SubmissionGrade], items: ClassGrader.Items)
+    do {
+      outcome = try grader.grade(paths.map { URL(fileURLWithPath: $0, relativeTo: directory).path }, names: names) {
+        grade, items in
+        let result = ClassResult(grade, items: items, course: workspace)
+        let folder = reportFolder.appendingPathComponent(grade.name)
+        do {
+          try ClassReports.writeAtomically(
+            try reports.gradescopeJSON(result), to: folder.appendingPathComponent("results.json"))
+          try ClassReports.writeAtomically(
+            Data(reports.junit(result).utf8), to: folder.appendingPathComponent("junit.xml"))
+        } catch {
+          failedWrites.withLock { $0.append("\(grade.name): \(error.localizedDescription)") }
+        }
+        console.clearStatus()
+        console.out(reports.line(result, nameWidth: width))
+      }
+    } catch {
+      console.clearStatus()
+      console.err("error: \(error)")
+      return ExitCode.failure
+    }
+    console.clearStatus()
+    let results = outcome.grades.map { ClassResult($0, items: outcome.items, course: workspace) }
+    do {
+      try ClassReports.writeAtomically(
+        Data(reports.csv(results).utf8), to: reportFolder.appendingPathComponent("class.csv"))
+      try ClassReports.writeAtomically(
+        Data(reports.markdown(results).utf8), to: reportFolder.appendingPathComponent("summary.md"))
+    } catch {
+      failedWrites.withLock { $0.append("class.csv: \(error.localizedDescription)") }
+    }
+    console.out("")
+    console.out(reports.table(results))
+    console.out("")
+    let shown = Self.shownPath(reportFolder, from: directory)
+    for problem in failedWrites.withLock({ $0 }) {
+      console.err("error: a report could not be written: \(problem)")
+    }
+    let notGraded = results.filter { $0.grade.notGraded != nil }
+    console.out(
+      "Reports: \(style.cyan(shown + "/"))class.csv, summary.md, and <submission>/results.json and junit.xml.")
+    if !notGraded.isEmpty {
+      console.out(
+        "\(notGraded.count) submission\(notGraded.count == 1 ? " was" : "s were") not graded: "
+          + notGraded.map(\.grade.name).joined(separator: ", ") + ". Each one's results.json says why.")
+    }
+    if results.contains(where: { !$0.grade.flags.isEmpty }) {
+      console.out("Submissions marked \"needs review\" hold code no exercise needs: summary.md lists where.")
+    }
+    return notGraded.isEmpty && failedWrites.withLock({ $0.isEmpty }) ? ExitCode.success : ExitCode.failure
+  }
+
+  /// A submission's name: its folder's or archive's, without extension; the
+  /// folder holding it for a bare `Chapters/`.
+  static func submissionName(_ path: String, in directory: URL) -> String {
+    var url = URL(fileURLWithPath: path, relativeTo: directory).standardizedFileURL
+    if url.lastPathComponent == "Chapters" { url.deleteLastPathComponent() }
+    var name = url.lastPathComponent
+    if let kind = Submission.ArchiveKind(url) { name = kind.stem(of: url) }
+    // A folder name of its own in the report folder.
+    let cleaned = String(
+      name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || "-_.@+".unicodeScalars.contains($0) ? Character($0) : "_" })
+      .trimmingCharacters(in: CharacterSet(charactersIn: "."))
+    return cleaned.isEmpty ? "submission" : cleaned
+  }
+
+  /// `names` with a number added to repeats: `alice`, `alice-2`.
+  static func uniqueNames(_ names: [String]) -> [String] {
+    var seen: [String: Int] = [:]
+    var taken = Set(names)
+    return names.map { name in
+      seen[name, default: 0] += 1
+      guard seen[name]! > 1 else { return name }
+      var number = seen[name]!
+      while taken.contains("\(name)-\(number)") { number += 1 }
+      taken.insert("\(name)-\(number)")
+      return "\(name)-\(number)"
+    }
+  }
+
+  /// A path as the user would type it from `directory`.
+  static func shownPath(_ url: URL, from directory: URL) -> String {
+    let base = directory.standardizedFileURL.path
+    let path = url.standardizedFileURL.path
+    if path == base { return "." }
+    return path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path
+  }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// A submission's grade as a list of items worth points: what every report
+/// of `workshop grade` (Gradescope, JUnit, CSV, the tables) is written from.
+///
+/// Every submission is graded on the same items, the pristine course's, so
+/// totals compare across a class: a chapter that does not compile, or was
+/// not handed in, fails each of its items with the reason. In a chapter
+/// where learners write the checks, their own checks count as one item.
+public struct ClassResult: Sendable {
+  /// One graded item: a check, or one of the items a learner's checks are graded on.
+  public struct Item: Sendable {
+    public enum Status: String, Sendable {
+      case passed
+      /// The check ran and failed.
+      case failed
+      /// No result: a crash, a time limit, a compile error, no code handed in.
+      case error
+    }
+
+    public var chapter: Curriculum.Chapter
+    public var name: String
+    /// `04.3`: the chapter and the item's place in it.
+    public var number: String
+    public var status: Status
+    /// The failure, with the events recorded while the check ran; empty when passed.
+    public var output: String
+    public var maxScore: Double
+    public var score: Double { status == .passed ? maxScore : 0 }
+  }
+
+  /// One chapter's items and state.
+  public struct Chapter: Sendable {
+    public var chapter: Curriculum.Chapter
+    public var state: ChapterReport.State
+    public var items: [Item]
+    public var passed: Int { items.filter { $0.status == .passed }.count }
+
+    /// `9 of 12`, or the state when no check could run, for tables and CSV.
+    /// Not `9/12`: spreadsheets read that as a date.
+    public var cell: String {
+      switch state {
+      case .doesNotCompile, .notHandedIn: state.rawValue
+      case .crashed, .timedOut, .raceCheckNotRun, .noChecks: "\(passed) of \(items.count) (\(state.rawValue))"
+      default: "\(passed) of \(items.count)"
+      }
+    }
+  }
+
+  public var grade: SubmissionGrade
+  /// Empty when the submission was not graded.
+  public var chapters: [Chapter]
+
+  public var items: [Item] { chapters.flatMap(\.items) }
+  public var passed: Int { items.filter { $0.status == .passed }.count }
+  public var total: Int { items.count }
+  public var score: Double { items.reduce(0) { $0 + $1.score } }
+  public var maxScore: Double { items.reduce(0) { $0 + $1.maxScore } }
+
+  /// The result of `grade`, over the course's items.
+  public init(_ grade: SubmissionGrade, items: ClassGrader.Items, course: Workspace) {
+    self.grade = grade
+    guard grade.notGraded == nil else {
+      chapters = []
+      return
+    }
+    chapters = grade.reports.map { report in
+      let chapter = report.chapter
+      let expected = items.byChapter[chapter.number] ?? []
+      let byID = Dictionary(report.checks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+      let why = Self.chapterProblem(report, course: course)
+      var list: [Item] = []
+      for (index, check) in expected.enumerated() {
+        var item = Item(
+          chapter: chapter, name: check.name, number: "\(chapter.paddedNumber).\(index + 1)",
+          status: .error, output: "", maxScore: chapter.pointsPerCheck)
+        if let why {
+          item.output = why
+        } else if check.id == Grader.ownChecksItem.id {
+          (item.status, item.output) = Self.ownChecks(report)
+        } else if let result = byID[check.id] {
+          switch result.status {
+          case .passed: item.status = .passed
+          case .failed: item.status = .failed
+          case .skipped: item.status = .failed
+          case .interrupted: item.status = .error
+          }
+          item.output = result.issues.joined(separator: "\n\n")
+          if result.status == .skipped, item.output.isEmpty { item.output = "Skipped." }
+        } else {
+          item.output =
+            "No result: the chapter's run never reported this check."
+            + (report.crash.map { "\nThe run ended: " + $0 } ?? "")
+        }
+        list.append(item)
+      }
+      return Chapter(chapter: chapter, state: report.state, items: list)
+    }
+  }
+
+  /// Why none of a chapter's checks has a result, if so.
+  static func chapterProblem(_ report: ChapterReport, course: Workspace) -> String? {
+    if report.notHandedIn {
+      return "Not handed in: the submission has no \(course.codeFolder(report.chapter, .chapters))/ folder."
+    }
+    if !report.compileErrors.isEmpty {
+      return "Does not compile:\n" + report.compileErrors.joined(separator: "\n")
+    }
+    return nil
+  }
+
+  /// The learner's own checks, as one item: passed when there is at least
+  /// one and every one passed every run.
+  static func ownChecks(_ report: ChapterReport) -> (Item.Status, String) {
+    let own = report.checks.filter { !$0.id.hasPrefix("workshop.") }
+    guard !own.isEmpty else {
+      return (.error, report.crash.map { "No check of yours finished: " + $0 } ?? "No check of yours ran.")
+    }
+    let failing = own.filter { $0.status != .passed }
+    guard !failing.isEmpty else {
+      return (.passed, own.map { "✓ " + $0.name }.joined(separator: "\n"))
+    }
+    let text = failing.map { check in
+      "✗ \(check.name)\n" + check.issues.map { "  " + $0.replacingOccurrences(of: "\n", with: "\n  ") }
+        .joined(separator: "\n")
+    }.joined(separator: "\n\n")
+    let status: Item.Status = failing.allSatisfy { $0.status == .interrupted } ? .error : .failed
+    return (status, "\(own.count - failing.count) of \(own.count) of your checks pass.\n\n" + text)
+  }
+}

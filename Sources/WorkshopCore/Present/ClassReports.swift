@@ -1,0 +1,323 @@
+import Foundation
+
+/// The reports `workshop grade` writes and prints: per submission
+/// `results.json` (Gradescope) and `junit.xml`, for the class `class.csv` and
+/// `summary.md`, and the lines and table on the terminal.
+public struct ClassReports: Sendable {
+  public var course: Workspace
+  public var style: Style
+
+  public init(course: Workspace, style: Style) {
+    self.course = course
+    self.style = style
+  }
+
+  // MARK: - Gradescope
+
+  /// Gradescope's `results.json`, as its autograder specification describes
+  /// it: the score, and one test per item with its points, status and output.
+  public struct Gradescope: Codable, Equatable {
+    public struct Test: Codable, Equatable {
+      public var name: String
+      public var number: String
+      public var score: Double
+      public var max_score: Double
+      public var status: String
+      public var output: String
+      public var tags: [String]
+    }
+
+    public var score: Double
+    public var execution_time: Int
+    public var output: String
+    public var tests: [Test]
+  }
+
+  public func gradescope(_ result: ClassResult) -> Gradescope {
+    Gradescope(
+      score: result.score, execution_time: Int(result.grade.seconds.rounded()),
+      output: overview(result),
+      tests: result.items.map { item in
+        Gradescope.Test(
+          name: "\(item.chapter.paddedNumber) \(item.chapter.title): \(item.name)", number: item.number,
+          score: item.score, max_score: item.maxScore,
+          status: item.status == .passed ? "passed" : "failed",
+          output: item.output, tags: [item.chapter.folder])
+      })
+  }
+
+  /// What a person reads first about a submission: its score, what needs
+  /// review and what was ignored.
+  func overview(_ result: ClassResult) -> String {
+    let grade = result.grade
+    var lines: [String] = []
+    if let why = grade.notGraded {
+      lines.append("Not graded: \(why)")
+    } else {
+      lines.append(
+        "\(result.passed) of \(result.total) checks pass (\(format(result.score)) of \(format(result.maxScore)) points).")
+      for chapter in result.chapters {
+        lines.append("  \(chapter.chapter.paddedNumber) \(chapter.chapter.title): \(chapter.cell)")
+      }
+    }
+    if !grade.flags.isEmpty {
+      lines.append("")
+      lines.append("Needs review: code no exercise needs, for a person to look at:")
+      lines += grade.flags.map { "  " + $0.description }
+    }
+    if !grade.ignored.isEmpty {
+      lines.append("")
+      lines.append("Ignored (only the Swift files in Chapters/NN-Name/ are graded):")
+      lines += grade.ignored.prefix(50).map { "  " + $0 }
+      if grade.ignored.count > 50 { lines.append("  … and \(grade.ignored.count - 50) more") }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  public func gradescopeJSON(_ result: ClassResult) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return try encoder.encode(gradescope(result))
+  }
+
+  // MARK: - JUnit
+
+  /// JUnit XML: one test suite per chapter, one test case per item; a
+  /// failed check is a failure, a crash, a time limit, a compile error or a
+  /// chapter not handed in an error, each with its message.
+  public func junit(_ result: ClassResult) -> String {
+    let grade = result.grade
+    var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+    let failures = result.items.filter { $0.status == .failed }.count
+    var errors = result.items.filter { $0.status == .error }.count
+    var suites = result.chapters.map { chapter -> String in
+      let failed = chapter.items.filter { $0.status == .failed }.count
+      let errored = chapter.items.filter { $0.status == .error }.count
+      var suite =
+        "  <testsuite name=\"\(escape(chapter.chapter.folder))\" tests=\"\(chapter.items.count)\" failures=\"\(failed)\" errors=\"\(errored)\" skipped=\"0\" time=\"0\">\n"
+      suite += "    <properties>\n"
+      suite += "      <property name=\"state\" value=\"\(escape(chapter.state.rawValue))\"/>\n"
+      suite += "    </properties>\n"
+      for item in chapter.items {
+        suite +=
+          "    <testcase name=\"\(escape(item.name))\" classname=\"\(escape(grade.name + "." + chapter.chapter.folder))\" time=\"0\""
+        switch item.status {
+        case .passed:
+          suite += "/>\n"
+        case .failed, .error:
+          let element = item.status == .failed ? "failure" : "error"
+          suite += ">\n      <\(element) message=\"\(escape(firstLine(of: item.output)))\">"
+          suite += escape(item.output, attribute: false) + "</\(element)>\n    </testcase>\n"
+        }
+      }
+      return suite + "  </testsuite>\n"
+    }
+    if let why = grade.notGraded {
+      errors = 1
+      suites = [
+        "  <testsuite name=\"submission\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0\">\n"
+          + "    <testcase name=\"The submission can be graded\" classname=\"\(escape(grade.name))\" time=\"0\">\n"
+          + "      <error message=\"\(escape(firstLine(of: why)))\">\(escape(why, attribute: false))</error>\n"
+          + "    </testcase>\n  </testsuite>\n"
+      ]
+    }
+    xml +=
+      "<testsuites name=\"\(escape(grade.name))\" tests=\"\(max(result.total, grade.notGraded == nil ? 0 : 1))\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(String(format: "%.1f", grade.seconds))\">\n"
+    return xml + suites.joined() + "</testsuites>\n"
+  }
+
+  /// Text as XML character data or an attribute value: markup escaped, and
+  /// characters XML 1.0 cannot hold (terminal control codes) dropped.
+  func escape(_ text: String, attribute: Bool = true) -> String {
+    var escaped = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": escaped += "&amp;"
+      case "<": escaped += "&lt;"
+      case ">": escaped += "&gt;"
+      case "\"": escaped += "&quot;"
+      case "\n": escaped += attribute ? "&#10;" : "\n"
+      case "\t", "\r": escaped += "&#\(scalar.value);"
+      default:
+        let value = scalar.value
+        guard value >= 0x20, !(0xD800...0xDFFF).contains(value), value != 0xFFFE, value != 0xFFFF else {
+          continue
+        }
+        escaped.unicodeScalars.append(scalar)
+      }
+    }
+    return escaped
+  }
+
+  // MARK: - The class
+
+  /// `class.csv`: one row per submission (RFC 4180).
+  public func csv(_ results: [ClassResult]) -> String {
+    var rows: [[String]] = [
+      ["submission", "checks passed", "checks total"]
+        + course.curriculum.chapters.map { "\($0.paddedNumber) \($0.title)" }
+        + ["score", "max score", "needs review", "not graded"]
+    ]
+    for result in results {
+      let grade = result.grade
+      if let why = grade.notGraded {
+        rows.append(
+          [grade.name, "", ""] + course.curriculum.chapters.map { _ in "not graded" }
+            + ["", "", "\(grade.flags.count)", firstLine(of: why)])
+        continue
+      }
+      rows.append(
+        [grade.name, "\(result.passed)", "\(result.total)"] + result.chapters.map(\.cell)
+          + [format(result.score), format(result.maxScore), "\(grade.flags.count)", ""])
+    }
+    return rows.map { $0.map(csvField).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+  }
+
+  private func csvField(_ field: String) -> String {
+    // A leading = + - @ makes spreadsheets run a formula: quote it as text.
+    let guarded = field.first.map { "=+-@".contains($0) } == true ? "'" + field : field
+    guard guarded.contains(where: { ",\"\r\n".contains($0) }) else { return guarded }
+    return "\"" + guarded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  /// One line for a submission, printed as soon as it is graded.
+  public func line(_ result: ClassResult, nameWidth: Int) -> String {
+    let grade = result.grade
+    let name = pad(grade.name, nameWidth)
+    let time = style.dim(String(format: "%5.1f s", grade.seconds))
+    let review = grade.flags.isEmpty ? "" : style.yellow(" · needs review (\(grade.flags.count))")
+    guard grade.notGraded == nil else {
+      return "  " + style.mark(false) + " " + name + style.red("not graded: ") + firstLine(of: grade.notGraded!)
+        + review
+    }
+    let done = result.chapters.filter { $0.state == .done }.count
+    var notes = ["\(done) of \(result.chapters.count) chapters done"]
+    for state in [ChapterReport.State.doesNotCompile, .crashed, .timedOut, .notHandedIn, .raceCheckNotRun] {
+      let count = result.chapters.filter { $0.state == state }.count
+      if count > 0 { notes.append("\(count) \(state.rawValue)") }
+    }
+    return "  " + style.mark(true) + " " + name
+      + pad("\(result.passed)/\(result.total)", 10) + pad(notes.joined(separator: " · "), 44) + time + review
+  }
+
+  /// The class table the terminal shows at the end.
+  public func table(_ results: [ClassResult]) -> String {
+    let width = max(10, results.map(\.grade.name.count).max() ?? 0) + 2
+    var lines: [String] = []
+    let graded = results.filter { $0.grade.notGraded == nil }
+    let review = results.filter { !$0.grade.flags.isEmpty }.count
+    lines.append(
+      style.bold("Class: \(results.count) submission\(results.count == 1 ? "" : "s")")
+        + " · \(graded.count) graded · \(results.count - graded.count) not graded · \(review) need\(review == 1 ? "s" : "") review")
+    lines.append("")
+    lines.append(
+      "  " + style.dim(
+        pad("Submission", width) + pad("Checks", 10)
+          + course.curriculum.chapters.map { pad($0.paddedNumber, 6) }.joined() + "Review"))
+    for result in results {
+      var row = pad(result.grade.name, width)
+      if result.grade.notGraded != nil {
+        row += pad("–", 10) + style.red("not graded")
+      } else {
+        row += pad("\(result.passed)/\(result.total)", 10)
+        row += result.chapters.map { chapter -> String in
+          let cell = shortCell(chapter)
+          let padded = pad(cell, 6)
+          return chapter.state == .done ? style.green(padded) : padded
+        }.joined()
+      }
+      row += result.grade.flags.isEmpty ? "" : style.yellow("\(result.grade.flags.count) flags")
+      lines.append("  " + row)
+    }
+    if !graded.isEmpty {
+      let scores = graded.map { Double($0.passed) / Double(max(1, $0.total)) }.sorted()
+      let median = scores[scores.count / 2]
+      lines.append("")
+      lines.append(
+        style.dim(
+          "Median \(Int((median * 100).rounded())) % of checks · ✓ done · CE does not compile · CR crashed · TO timed out · – not handed in · R race check not run"
+        ))
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The summary as a Markdown table, for a GitHub run's page.
+  public func markdown(_ results: [ClassResult]) -> String {
+    var lines = [
+      "## \(course.curriculum.title): grades", "",
+      "| Submission | Checks | " + course.curriculum.chapters.map(\.paddedNumber).joined(separator: " | ")
+        + " | Needs review |",
+      "| --- | --- | " + course.curriculum.chapters.map { _ in "---" }.joined(separator: " | ") + " | --- |",
+    ]
+    for result in results {
+      let grade = result.grade
+      let name = markdownCell(grade.name)
+      let flags = grade.flags.isEmpty ? "" : "\(grade.flags.count)"
+      if let why = grade.notGraded {
+        lines.append(
+          "| \(name) | not graded: \(markdownCell(firstLine(of: why))) | "
+            + course.curriculum.chapters.map { _ in "" }.joined(separator: " | ") + " | \(flags) |")
+      } else {
+        lines.append(
+          "| \(name) | \(result.passed)/\(result.total) | "
+            + result.chapters.map(shortCell).joined(separator: " | ") + " | \(flags) |")
+      }
+    }
+    lines.append("")
+    lines.append(
+      "✓ done · CE does not compile · CR crashed · TO timed out · – not handed in · R race check not run; otherwise checks passed/total.")
+    let flagged = results.filter { !$0.grade.flags.isEmpty }
+    if !flagged.isEmpty {
+      lines.append("")
+      lines.append("### Needs review")
+      for result in flagged {
+        lines.append("")
+        lines.append("**\(markdownCell(result.grade.name))**")
+        lines.append("")
+        lines += result.grade.flags.prefix(20).map { "- `\($0.location)`: \($0.reason)" }
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private func shortCell(_ chapter: ClassResult.Chapter) -> String {
+    switch chapter.state {
+    case .done: "✓"
+    case .doesNotCompile: "CE"
+    case .crashed: "CR"
+    case .timedOut: "TO"
+    case .notHandedIn: "–"
+    case .raceCheckNotRun: "R"
+    default: "\(chapter.passed)/\(chapter.items.count)"
+    }
+  }
+
+  private func markdownCell(_ text: String) -> String {
+    text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+  }
+
+  private func format(_ points: Double) -> String {
+    points == points.rounded() ? String(Int(points)) : String(format: "%.2f", points)
+  }
+
+  private func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+  }
+
+  // MARK: - Writing
+
+  /// Writes `data` to `url` whole or not at all: a temporary file beside it,
+  /// renamed over it.
+  public static func writeAtomically(_ data: Data, to url: URL) throws {
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(
+      ".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).partial")
+    try data.write(to: temporary)
+    if rename(temporary.path, url.path) != 0 {
+      let code = errno
+      try? FileManager.default.removeItem(at: temporary)
+      throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, "errno": code])
+    }
+  }
+}
