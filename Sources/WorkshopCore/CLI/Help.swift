@@ -22,7 +22,8 @@ public enum Help {
     lines += ["", "SUBCOMMANDS:"]
     for subcommand in CommandLineSpec.subcommands where subcommand.name != "help" {
       let name =
-        subcommand.name + (subcommand.argument.map { " <\($0.name)>" + (subcommand.repeats ? " ..." : "") } ?? "")
+        subcommand.name
+        + (subcommand.argument.map { " <\($0.name)>" + (subcommand.repeats ? " ..." : "") } ?? "")
         + (subcommand.isDefault ? " (default)" : "")
       lines.append(row(name, subcommand.summary))
     }

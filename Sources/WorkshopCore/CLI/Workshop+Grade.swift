@@ -7,7 +7,7 @@ extension Workshop {
     // Every submission must be something to grade: a typo in a path is the
     // instructor's to fix before anyone is graded.
     for path in paths {
-      let url = URL(fileURLWithPath: path, relativeTo: directory)
+      let url = Self.resolve(path, in: directory)
       var isFolder: ObjCBool = false
       guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
         console.err("error: no such file or folder: \(path)")
@@ -40,7 +40,7 @@ extension Workshop {
     }
 
     let names = Self.uniqueNames(paths.map { Self.submissionName($0, in: directory) })
-    let reportFolder = URL(fileURLWithPath: options.reportDirectory, relativeTo: directory).standardizedFileURL
+    let reportFolder = Self.resolve(options.reportDirectory, in: directory)
     let reports = ClassReports(course: workspace, style: style)
     do {
       try FileManager.default.createDirectory(at: reportFolder, withIntermediateDirectories: true)
@@ -65,7 +65,7 @@ extension Workshop {
       course: workspace, jobs: jobs, timeLimit: options.timeLimit, sandbox: sandbox, progress: console.status)
     let outcome: (grades: [SubmissionGrade], items: ClassGrader.Items)
     do {
-      outcome = try grader.grade(paths.map { URL(fileURLWithPath: $0, relativeTo: directory).path }, names: names) {
+      outcome = try grader.grade(paths.map { Self.resolve($0, in: directory).path }, names: names) {
         grade, items in
         let result = ClassResult(grade, items: items, course: workspace)
         let folder = reportFolder.appendingPathComponent(grade.name)
@@ -104,7 +104,8 @@ extension Workshop {
     }
     let notGraded = results.filter { $0.grade.notGraded != nil }
     console.out(
-      "Reports: \(style.cyan(shown + "/"))class.csv, summary.md, and <submission>/results.json and junit.xml.")
+      "Reports: \(style.cyan(shown + "/"))class.csv, summary.md, and <submission>/results.json and junit.xml."
+    )
     if !notGraded.isEmpty {
       console.out(
         "\(notGraded.count) submission\(notGraded.count == 1 ? " was" : "s were") not graded: "
@@ -116,17 +117,26 @@ extension Workshop {
     return notGraded.isEmpty && failedWrites.withLock({ $0.isEmpty }) ? ExitCode.success : ExitCode.failure
   }
 
+  /// `path` as the user typed it, from `directory` unless absolute.
+  static func resolve(_ path: String, in directory: URL) -> URL {
+    let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)
+    return url.standardizedFileURL
+  }
+
   /// A submission's name: its folder's or archive's, without extension; the
   /// folder holding it for a bare `Chapters/`.
   static func submissionName(_ path: String, in directory: URL) -> String {
-    var url = URL(fileURLWithPath: path, relativeTo: directory).standardizedFileURL
+    var url = Self.resolve(path, in: directory).standardizedFileURL
     if url.lastPathComponent == "Chapters" { url.deleteLastPathComponent() }
     var name = url.lastPathComponent
     if let kind = Submission.ArchiveKind(url) { name = kind.stem(of: url) }
     // A folder name of its own in the report folder.
     let cleaned = String(
-      name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || "-_.@+".unicodeScalars.contains($0) ? Character($0) : "_" })
-      .trimmingCharacters(in: CharacterSet(charactersIn: "."))
+      name.unicodeScalars.map {
+        CharacterSet.alphanumerics.contains($0) || "-_.@+".unicodeScalars.contains($0) ? Character($0) : "_"
+      }
+    )
+    .trimmingCharacters(in: CharacterSet(charactersIn: "."))
     return cleaned.isEmpty ? "submission" : cleaned
   }
 

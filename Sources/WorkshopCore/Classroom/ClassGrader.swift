@@ -128,7 +128,8 @@ public struct ClassGrader: Sendable {
   /// solution of a chapter whose starter does not build).
   func listItems(in slot: GradingCopy) throws -> Items {
     let fingerprint = Fingerprint.ofCourse(course)
-    if let data = try? Data(contentsOf: itemsFile), let items = try? JSONDecoder().decode(Items.self, from: data),
+    if let data = try? Data(contentsOf: itemsFile),
+      let items = try? JSONDecoder().decode(Items.self, from: data),
       items.course == fingerprint
     {
       return items

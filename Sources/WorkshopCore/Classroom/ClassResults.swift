@@ -121,7 +121,8 @@ public struct ClassResult: Sendable {
       return (.passed, own.map { "✓ " + $0.name }.joined(separator: "\n"))
     }
     let text = failing.map { check in
-      "✗ \(check.name)\n" + check.issues.map { "  " + $0.replacingOccurrences(of: "\n", with: "\n  ") }
+      "✗ \(check.name)\n"
+        + check.issues.map { "  " + $0.replacingOccurrences(of: "\n", with: "\n  ") }
         .joined(separator: "\n")
     }.joined(separator: "\n\n")
     let status: Item.Status = failing.allSatisfy { $0.status == .interrupted } ? .error : .failed

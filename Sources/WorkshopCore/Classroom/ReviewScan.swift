@@ -22,13 +22,20 @@ public enum ReviewScan {
 
   /// What to look for, each with what it means. Matched against code with
   /// comments and string literals' contents removed.
-  /// C functions are matched only as free functions (`remove(` but not
-  /// `list.remove(at:)`).
+  /// C functions are matched only as free functions (`kill(` but not
+  /// `task.kill(`). Word boundaries are simple ones: by Unicode's rules,
+  /// `CommandLine.arguments` would be one word.
   nonisolated(unsafe) static let patterns: [(Regex<Substring>, String)] = [
     (/\bCommandLine\b/, "reads the command line"),
-    (/\bProcessInfo\b|(?:^|[^.\w])(?:get|set|unset|put)env\s*\(|\benviron\b/, "reads or changes the environment"),
-    (/(?:^|[^.\w])(?:atexit|at_quick_exit|exit|_exit)\s*\(/, "ends the process or hooks its exit"),
-    (/(?:^|[^.\w])(?:kill|killpg|sigaction|pthread_kill|sigprocmask)\s*\(|(?:^|[^.\w])(?:raise|signal)\s*\(\s*SIG/, "sends or handles signals"),
+    (
+      /\bProcessInfo\b|(?:^|[^.\w])(?:get|set|unset|put)env\s*\(|\benviron\b/,
+      "reads or changes the environment"
+    ),
+    (/(?:^|[^.\w])(?:exit|_exit)\s*\(|\b(?:atexit|at_quick_exit)\b/, "ends the process or hooks its exit"),
+    (
+      /(?:^|[^.\w])(?:kill|killpg|sigaction|pthread_kill|sigprocmask)\s*\(|(?:^|[^.\w])(?:raise|signal)\s*\(\s*SIG/,
+      "sends or handles signals"
+    ),
     (
       /\bProcess\s*\(|\bNSTask\b|\bposix_spawn\w*|(?:^|[^.\w])(?:v?fork|popen|system|exec[lv]p?e?)\s*\(/,
       "starts a process"
@@ -42,7 +49,10 @@ public enum ReviewScan {
     (/(?:^|[^.\w])(?:dlopen|dlsym|dladdr)\s*\(/, "loads code or looks up symbols at run time"),
     (/@_cdecl\b|@_silgen_name\b|@_section\b|@_used\b|@_extern\b/, "defines or replaces symbols by name"),
     (/\bunsafeBitCast\s*\(|@convention\s*\(\s*c\s*\)/, "casts unsafely (function pointers or types)"),
-    (/(?:^|[^.\w])(?:mprotect|mmap|ptrace|setrlimit|prctl|syscall)\s*\(/, "calls into the operating system directly"),
+    (
+      /(?:^|[^.\w])(?:mprotect|mmap|ptrace|setrlimit|prctl|syscall)\s*\(/,
+      "calls into the operating system directly"
+    ),
     (/\bURLSession\b|(?:^|[^.\w])socket\s*\(/, "uses the network"),
   ]
 
@@ -52,7 +62,7 @@ public enum ReviewScan {
     for path in sources.keys.sorted() {
       let lines = code(of: sources[path]!)
       for (index, line) in lines.enumerated() {
-        for (pattern, reason) in patterns where line.contains(pattern) {
+        for (pattern, reason) in patterns where line.contains(pattern.wordBoundaryKind(.simple)) {
           let original = sources[path]!.split(separator: "\n", omittingEmptySubsequences: false)[index]
           flags.append(
             Flag(

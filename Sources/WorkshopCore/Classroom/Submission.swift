@@ -49,7 +49,9 @@ public struct Submission: Sendable {
       root = try unpack(url, kind, sandbox: sandbox)
     } else {
       throw Problem(
-        description: "\(path) is not a folder, a .zip or a .tar.gz: hand in a copy of the workshop or its Chapters/ folder")
+        description:
+          "\(path) is not a folder, a .zip or a .tar.gz: hand in a copy of the workshop or its Chapters/ folder"
+      )
     }
     return try read(root, name: name, source: path, course: course)
   }
@@ -126,7 +128,8 @@ public struct Submission: Sendable {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
     let chapters = root.appendingPathComponent("Chapters")
     if names.contains("Chapters"), isRealFolder(chapters) { return (chapters, false) }
-    if names.contains(where: { chapterFolders.contains($0) && isRealFolder(root.appendingPathComponent($0)) }) {
+    if names.contains(where: { chapterFolders.contains($0) && isRealFolder(root.appendingPathComponent($0)) })
+    {
       return (root, true)
     }
     guard depth > 1 else { return nil }
@@ -216,7 +219,8 @@ public struct Submission: Sendable {
 
   static func executable(_ name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return (path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]).map { "\($0)/\(name)" }.first {
+    return (path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]).map { "\($0)/\(name)" }.first
+    {
       FileManager.default.isExecutableFile(atPath: $0)
     }
   }

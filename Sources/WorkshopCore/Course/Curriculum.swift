@@ -167,7 +167,8 @@ extension Curriculum {
       }
       guard chapter.pointsPerCheck >= 0, chapter.pointsPerCheck.isFinite else {
         throw CurriculumError(
-          description: "\(source): chapter \(chapter.number)'s pointsPerCheck must be a number of points, 0 or more")
+          description:
+            "\(source): chapter \(chapter.number)'s pointsPerCheck must be a number of points, 0 or more")
       }
       guard names.insert(chapter.name.lowercased()).inserted else {
         throw CurriculumError(description: "\(source): chapter name \"\(chapter.name)\" appears twice")

@@ -131,7 +131,8 @@ extension Grader {
   static func item(for variant: Mutation) -> ExpectedCheck {
     ExpectedCheck(
       id: "workshop.variant.\(variant.name)",
-      name: variant.kind == .wrong ? "Catches a field that \(variant.note)" : "Accepts a field that \(variant.note)")
+      name: variant.kind == .wrong
+        ? "Catches a field that \(variant.note)" : "Accepts a field that \(variant.note)")
   }
 
   /// Everything a chapter in which the learner writes the checks is graded

@@ -213,7 +213,8 @@ extension Verifier {
 
   /// Writes the chapter's solution, with `mutation` applied, as the copy's
   /// chapter; a file is written only when its content changes.
-  func place(solutionOf chapter: Curriculum.Chapter, in copy: GradingCopy, applying mutation: Mutation?) throws
+  func place(solutionOf chapter: Curriculum.Chapter, in copy: GradingCopy, applying mutation: Mutation?)
+    throws
   {
     var sources = try copy.solution(of: chapter)
     if let mutation { sources = try mutation.apply(to: sources) }

@@ -55,7 +55,8 @@ public struct ClassReports: Sendable {
       lines.append("Not graded: \(why)")
     } else {
       lines.append(
-        "\(result.passed) of \(result.total) checks pass (\(format(result.score)) of \(format(result.maxScore)) points).")
+        "\(result.passed) of \(result.total) checks pass (\(format(result.score)) of \(format(result.maxScore)) points)."
+      )
       for chapter in result.chapters {
         lines.append("  \(chapter.chapter.paddedNumber) \(chapter.chapter.title): \(chapter.cell)")
       }
@@ -187,7 +188,8 @@ public struct ClassReports: Sendable {
     let time = style.dim(String(format: "%5.1f s", grade.seconds))
     let review = grade.flags.isEmpty ? "" : style.yellow(" · needs review (\(grade.flags.count))")
     guard grade.notGraded == nil else {
-      return "  " + style.mark(false) + " " + name + style.red("not graded: ") + firstLine(of: grade.notGraded!)
+      return "  " + style.mark(false) + " " + name + style.red("not graded: ")
+        + firstLine(of: grade.notGraded!)
         + review
     }
     let done = result.chapters.filter { $0.state == .done }.count
@@ -208,12 +210,14 @@ public struct ClassReports: Sendable {
     let review = results.filter { !$0.grade.flags.isEmpty }.count
     lines.append(
       style.bold("Class: \(results.count) submission\(results.count == 1 ? "" : "s")")
-        + " · \(graded.count) graded · \(results.count - graded.count) not graded · \(review) need\(review == 1 ? "s" : "") review")
+        + " · \(graded.count) graded · \(results.count - graded.count) not graded · \(review) need\(review == 1 ? "s" : "") review"
+    )
     lines.append("")
     lines.append(
-      "  " + style.dim(
-        pad("Submission", width) + pad("Checks", 10)
-          + course.curriculum.chapters.map { pad($0.paddedNumber, 6) }.joined() + "Review"))
+      "  "
+        + style.dim(
+          pad("Submission", width) + pad("Checks", 10)
+            + course.curriculum.chapters.map { pad($0.paddedNumber, 6) }.joined() + "Review"))
     for result in results {
       var row = pad(result.grade.name, width)
       if result.grade.notGraded != nil {
@@ -265,7 +269,8 @@ public struct ClassReports: Sendable {
     }
     lines.append("")
     lines.append(
-      "✓ done · CE does not compile · CR crashed · TO timed out · – not handed in · R race check not run; otherwise checks passed/total.")
+      "✓ done · CE does not compile · CR crashed · TO timed out · – not handed in · R race check not run; otherwise checks passed/total."
+    )
     let flagged = results.filter { !$0.grade.flags.isEmpty }
     if !flagged.isEmpty {
       lines.append("")

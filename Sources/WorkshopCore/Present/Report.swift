@@ -175,7 +175,8 @@ public struct Report: Sendable {
     case .done: style.green("done ✓")
     case .inProgress: style.yellow("in progress")
     case .notStarted: "not started"
-    case .doesNotCompile, .crashed, .timedOut, .noChecks, .raceCheckNotRun, .notHandedIn: style.red(state.rawValue)
+    case .doesNotCompile, .crashed, .timedOut, .noChecks, .raceCheckNotRun, .notHandedIn:
+      style.red(state.rawValue)
     }
   }
 

@@ -1,0 +1,25 @@
+// swift-tools-version: 6.2
+//
+// A two-chapter workshop for the tests of `workshop grade`: each chapter's
+// starter fails one of its two checks, and its solution passes both.
+// Like the real Package.swift, it honours WORKSHOP_SKIP and WORKSHOP_SOLUTIONS.
+
+import Foundation
+import PackageDescription
+
+let chapters = ["01-Adder", "02-Greeter"]
+let skipped = Set(
+  (Context.environment["WORKSHOP_SKIP"] ?? "").split(separator: ",").compactMap { Int($0) })
+let root = Context.environment["WORKSHOP_SOLUTIONS"] == "1" ? "Solutions" : "Chapters"
+
+var targets: [Target] = []
+for folder in chapters where !skipped.contains(Int(folder.prefix(2))!) {
+  let name = String(folder.dropFirst(3))
+  targets.append(
+    .target(name: name, path: "\(root)/\(folder)", exclude: root == "Chapters" ? ["README.md"] : []))
+  targets.append(
+    .testTarget(name: name + "Tests", dependencies: [.target(name: name)], path: "Tests/\(folder)Tests"))
+}
+
+let package = Package(
+  name: "ClassWorkshop", platforms: [.macOS(.v15)], targets: targets, swiftLanguageModes: [.v6])

@@ -1,0 +1,351 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import WorkshopCore
+
+/// The submissions of a small class, made from `Tests/Fixtures/ClassWorkshop`:
+/// each one a way learners hand in work, or a way it can go wrong.
+private struct ClassFixture {
+  var course: URL
+  var submissions: URL
+
+  static let zipAvailable = Submission.executable("unzip") != nil && Submission.executable("zip") != nil
+
+  init() throws {
+    course = try freshCopyOfFixture("workshop-class-fixture", of: "ClassWorkshop")
+    submissions = course.deletingLastPathComponent().appendingPathComponent("workshop-class-submissions")
+    let files = FileManager.default
+    try? files.removeItem(at: submissions)
+    try files.createDirectory(at: submissions, withIntermediateDirectories: true)
+
+    // A copy of the workshop with the chapters solved.
+    try copy("Solutions", to: "solved/Chapters")
+    // One as handed out.
+    try copy("Chapters", to: "starter/Chapters")
+    // The starter, with checks that always pass, a manifest that declares
+    // nothing failing and a package that does not even parse.
+    try copy("Chapters", to: "tampered/Chapters")
+    try write(
+      "import Adder\nimport Testing\n@Test(\"Adds two numbers\") func adds() { #expect(Bool(true)) }\n",
+      to: "tampered/Tests/01-AdderTests/AdderTests.swift")
+    try write(
+      #"{"title": "x", "chapters": [{"number": 1, "name": "Adder", "title": "Adder", "summary": "", "files": [], "hints": [], "starterFails": [], "pointsPerCheck": 100}]}"#,
+      to: "tampered/curriculum.json")
+    try write("this is not Swift", to: "tampered/Package.swift")
+    try write("junk", to: "tampered/.build/debug/thing.o")
+    // A bare Chapters/ folder, solved.
+    try copy("Solutions", to: "bare/Chapters")
+    // Archives of the solved copy, with a top folder as GitHub's downloads have.
+    try copy("Solutions", to: "packed/archived/Chapters")
+    try run(
+      "tar", ["-czf", submissions.appendingPathComponent("archived.tar.gz").path, "archived"], in: "packed")
+    if Self.zipAvailable {
+      try run(
+        "zip", ["-qr", submissions.appendingPathComponent("zipped.zip").path, "archived"], in: "packed")
+    }
+    try files.removeItem(at: submissions.appendingPathComponent("packed"))
+    // Chapter 01 does not compile and chapter 02 is missing.
+    try write(
+      "public func add(_ a: Int, _ b: Int) -> Int { a + }\n", to: "broken/Chapters/01-Adder/Adder.swift")
+    // The starter, reading the environment, with a link to the solution.
+    try copy("Chapters", to: "flagged/Chapters")
+    try write(
+      "import Foundation\n// getenv in a comment is not a finding\n"
+        + "public func add(_ a: Int, _ b: Int) -> Int { getenv(\"X\") == nil ? a - b : 0 }\n",
+      to: "flagged/Chapters/01-Adder/Adder.swift")
+    try files.createSymbolicLink(
+      atPath: submissions.appendingPathComponent("flagged/Chapters/02-Greeter/Solved.swift").path,
+      withDestinationPath: course.appendingPathComponent("Solutions/02-Greeter/Greeter.swift").path)
+    // Not an archive at all.
+    try write("not a zip", to: "corrupt.tar.gz")
+  }
+
+  /// The submissions in the order they are graded.
+  var all: [String] {
+    ["solved", "starter", "tampered", "bare/Chapters", "archived.tar.gz"]
+      + (Self.zipAvailable ? ["zipped.zip"] : []) + ["broken", "flagged", "corrupt.tar.gz"]
+  }
+
+  func copy(_ folder: String, to path: String) throws {
+    let target = submissions.appendingPathComponent(path)
+    try FileManager.default.createDirectory(
+      at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: course.appendingPathComponent(folder), to: target)
+  }
+
+  func write(_ text: String, to path: String) throws {
+    let url = submissions.appendingPathComponent(path)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try text.write(to: url, atomically: true, encoding: .utf8)
+  }
+
+  func run(_ tool: String, _ arguments: [String], in folder: String) throws {
+    let quoted = ([tool] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
+    let outcome = try Subprocess.run(
+      "/bin/sh", ["-c", "cd '\(submissions.appendingPathComponent(folder).path)' && \(quoted)"], timeout: 60)
+    guard outcome.succeeded else {
+      throw GradingError(description: "\(tool) failed: \(outcome.standardError)")
+    }
+  }
+}
+
+/// The class, graded once with `workshop grade` for every test of the suite.
+private let graded = Task { () throws -> (fixture: ClassFixture, status: Int32, out: String, err: String) in
+  let fixture = try ClassFixture()
+  let reports = fixture.course.appendingPathComponent("grades")
+  try? FileManager.default.removeItem(at: reports)
+  let (status, out, err) = workshop(
+    ["grade"] + fixture.all.map { fixture.submissions.appendingPathComponent($0).path }
+      + ["--report-dir", "grades", "--jobs", "2", "--timeout", "20"]
+      + (Sandbox.current == nil ? ["--unsandboxed"] : []),
+    in: fixture.course)
+  return (fixture, status, out, err)
+}
+
+private func workshop(_ arguments: [String], in folder: URL) -> (Int32, String, String) {
+  let out = Mutex("")
+  let err = Mutex("")
+  let console = Workshop.Console(
+    out: { line in out.withLock { $0 += line + "\n" } },
+    err: { line in err.withLock { $0 += line + "\n" } })
+  let status = Workshop(console: console, style: Style(colored: false), directory: folder).run(arguments)
+  return (status, out.withLock { $0 }, err.withLock { $0 })
+}
+
+private func results(_ name: String) async throws -> ClassReports.Gradescope {
+  let (fixture, _, out, err) = try await graded.value
+  let data = try #require(
+    try? Data(contentsOf: fixture.course.appendingPathComponent("grades/\(name)/results.json")),
+    "no results.json for \(name); the run printed:\n\(out)\n\(err)")
+  return try JSONDecoder().decode(ClassReports.Gradescope.self, from: data)
+}
+
+private func passing(_ results: ClassReports.Gradescope) -> [String] {
+  results.tests.filter { $0.status == "passed" }.map(\.name)
+}
+
+@Suite("Grading a class (workshop grade)", .serialized)
+struct GradeTests {
+  @Test("A solved submission scores full marks, with each chapter's points")
+  func solved() async throws {
+    let solved = try await results("solved")
+    #expect(solved.tests.count == 4)
+    #expect(solved.tests.allSatisfy { $0.status == "passed" })
+    // Chapter 02's checks are worth 2 points each (curriculum.json).
+    #expect(solved.score == 6)
+    #expect(solved.tests.map(\.max_score) == [1, 1, 2, 2])
+    #expect(solved.tests.map(\.number) == ["01.1", "01.2", "02.1", "02.2"])
+  }
+
+  @Test("A starter scores exactly what the starters pass, and says what failed")
+  func starter() async throws {
+    let starter = try await results("starter")
+    #expect(passing(starter) == ["01 Adder: Adds zero", "02 Greeter: Starts with Hello"])
+    #expect(starter.score == 3)
+    let adds = try #require(starter.tests.first { $0.name == "01 Adder: Adds two numbers" })
+    #expect(adds.status == "failed" && adds.output.contains("2 + 3 is 5"))
+  }
+
+  @Test(
+    "A submission's own Tests/, curriculum.json and Package.swift change nothing, and are listed as ignored")
+  func tampered() async throws {
+    let tampered = try await results("tampered")
+    let starter = try await results("starter")
+    #expect(tampered.tests.map(\.status) == starter.tests.map(\.status))
+    #expect(tampered.score == starter.score)
+    for ignored in ["Tests/ (1 file)", "curriculum.json", "Package.swift", ".build/ (1 file)"] {
+      #expect(tampered.output.contains("  " + ignored), "\(ignored) is listed as ignored")
+    }
+  }
+
+  @Test("A bare Chapters/ folder and archives of a copy are graded like the copy")
+  func archivesAndBareFolders() async throws {
+    var names = ["bare", "archived"]
+    if ClassFixture.zipAvailable { names.append("zipped") }
+    for name in names {
+      let result = try await results(name)
+      #expect(result.score == 6, "\(name) scores full marks")
+      #expect(result.tests.count == 4)
+    }
+  }
+
+  @Test("A chapter that does not compile, or is missing, fails each of its checks with the reason")
+  func brokenAndMissing() async throws {
+    let broken = try await results("broken")
+    #expect(broken.score == 0 && broken.tests.count == 4)
+    let adder = broken.tests.filter { $0.name.hasPrefix("01") }
+    #expect(
+      adder.allSatisfy { $0.output.hasPrefix("Does not compile:") && $0.output.contains("Adder.swift:1") })
+    let greeter = broken.tests.filter { $0.name.hasPrefix("02") }
+    #expect(
+      greeter.allSatisfy { $0.output.hasPrefix("Not handed in: the submission has no Chapters/02-Greeter/") })
+    let junit = try String(
+      contentsOf: try await graded.value.fixture.course.appendingPathComponent("grades/broken/junit.xml"),
+      encoding: .utf8)
+    #expect(junit.contains(#"tests="4" failures="0" errors="4""#))
+  }
+
+  @Test("Code no exercise needs is flagged with file and line; links are not followed")
+  func flagged() async throws {
+    let flagged = try await results("flagged")
+    #expect(flagged.output.contains("Needs review"))
+    #expect(flagged.output.contains("Chapters/01-Adder/Adder.swift:3: reads or changes the environment"))
+    #expect(!flagged.output.contains("Adder.swift:2"), "a comment is not a finding")
+    #expect(
+      flagged.output.contains("Chapters/02-Greeter/Solved.swift (a link or not a regular file: not followed)")
+    )
+    // The link to the solution was not taken: chapter 02 is still the starter.
+    #expect(passing(flagged).contains("02 Greeter: Starts with Hello"))
+    #expect(!passing(flagged).contains("02 Greeter: Greets by name"))
+    let out = try await graded.value.out
+    #expect(out.contains("needs review (1)"))
+  }
+
+  @Test("A submission that cannot be read is not graded, says why, and makes the exit status 1")
+  func corrupt() async throws {
+    let (_, status, out, _) = try await graded.value
+    #expect(status == Workshop.ExitCode.failure)
+    let corrupt = try await results("corrupt")
+    #expect(corrupt.tests.isEmpty && corrupt.score == 0)
+    #expect(corrupt.output.hasPrefix("Not graded: cannot unpack corrupt.tar.gz: "))
+    #expect(out.contains("1 submission was not graded: corrupt."))
+  }
+
+  @Test("class.csv has one row per submission, in order, with each chapter's cell")
+  func csv() async throws {
+    let fixture = try await graded.value.fixture
+    let text = try String(
+      contentsOf: fixture.course.appendingPathComponent("grades/class.csv"), encoding: .utf8)
+    let rows = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }.map {
+      $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    }
+    #expect(
+      rows.first
+        == [
+          "submission", "checks passed", "checks total", "01 Adder", "02 Greeter", "score", "max score",
+          "needs review", "not graded",
+        ])
+    let byName = Dictionary(uniqueKeysWithValues: rows.dropFirst().map { ($0[0], $0) })
+    #expect(rows.count == 1 + fixture.all.count)
+    #expect(byName["solved"] == ["solved", "4", "4", "2 of 2", "2 of 2", "6", "6", "0", ""])
+    #expect(byName["starter"] == ["starter", "2", "4", "1 of 2", "1 of 2", "3", "6", "0", ""])
+    #expect(byName["broken"]?[3...4] == ["does not compile", "not handed in"])
+    #expect(byName["flagged"]?[7] == "1")
+    #expect(byName["corrupt"]?[1...4] == ["", "", "not graded", "not graded"])
+    #expect(byName["corrupt"]?[8].hasPrefix("cannot unpack corrupt.tar.gz") == true)
+  }
+
+  @Test(
+    "Every junit.xml is valid against the JUnit schema",
+    .enabled(
+      if: Submission.executable("xmllint") != nil, "xmllint is not installed (scripts/install-tools.sh)"))
+  func junitSchema() async throws {
+    let fixture = try await graded.value.fixture
+    let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/JUnit.xsd")
+    let names = ["solved", "starter", "broken", "flagged", "corrupt"]
+    let files = names.map { fixture.course.appendingPathComponent("grades/\($0)/junit.xml").path }
+    let outcome = try Subprocess.run("xmllint", ["--noout", "--schema", schema.path] + files, timeout: 60)
+    #expect(outcome.succeeded, "\(outcome.standardError)")
+  }
+
+  @Test("The terminal shows a line per submission and the class table")
+  func terminal() async throws {
+    let (fixture, _, out, _) = try await graded.value
+    for name in ["solved", "starter", "tampered", "bare", "archived", "broken", "flagged", "corrupt"] {
+      #expect(out.contains("  ✓ \(name) ") || out.contains("  ✗ \(name) "), "a line for \(name)")
+    }
+    #expect(out.contains("Class: \(fixture.all.count) submissions"))
+    #expect(out.contains("summary.md"))
+  }
+
+  @Test("Grading again, with nothing changed, gives the same reports and exit 0 when all are graded")
+  func again() async throws {
+    let fixture = try await graded.value.fixture
+    let first = try await results("starter")
+    let (status, _, err) = workshop(
+      ["grade", fixture.submissions.appendingPathComponent("starter").path, "--report-dir", "grades"]
+        + (Sandbox.current == nil ? ["--unsandboxed"] : []),
+      in: fixture.course)
+    #expect(status == Workshop.ExitCode.success, "\(err)")
+    let second = try await results("starter")
+    #expect(second.tests == first.tests)
+  }
+
+  @Test("Usage errors exit 64 before anything is graded")
+  func usage() async throws {
+    let fixture = try await graded.value.fixture
+    for arguments in [
+      ["grade"], ["grade", "no-such-folder"], ["grade", "solved", "--jobs", "0"],
+      ["grade", "curriculum.json"],
+    ] {
+      let (status, _, err) = workshop(arguments, in: fixture.course)
+      #expect(status == Workshop.ExitCode.usage, "\(arguments): \(err)")
+      #expect(err.contains("error: "))
+    }
+  }
+}
+
+@Suite("Review flags")
+struct ReviewScanTests {
+  @Test("The course's own starters and solutions raise no flag")
+  func courseIsClean() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    var sources: [String: String] = [:]
+    for folder in ["Chapters", "Solutions"] {
+      let url = root.appendingPathComponent(folder)
+      for path in GradingCopy.files(under: url) where path.hasSuffix(".swift") {
+        sources[folder + "/" + path] = try String(
+          contentsOf: url.appendingPathComponent(path), encoding: .utf8)
+      }
+    }
+    #expect(sources.count > 20)
+    #expect(ReviewScan.scan(sources) == [])
+  }
+
+  @Test(
+    "Each way of reaching outside the exercise is flagged",
+    arguments: [
+      ("let args = CommandLine.arguments", "reads the command line"),
+      ("let home = ProcessInfo.processInfo.environment[\"HOME\"]", "reads or changes the environment"),
+      ("setenv(\"X\", \"1\", 1)", "reads or changes the environment"),
+      ("atexit { }", "ends the process or hooks its exit"),
+      ("exit(0)", "ends the process or hooks its exit"),
+      ("kill(getppid(), SIGSTOP)", "sends or handles signals"),
+      ("signal(SIGTERM, SIG_IGN)", "sends or handles signals"),
+      ("let p = Process()", "starts a process"),
+      ("posix_spawn(&pid, path, nil, nil, argv, nil)", "starts a process"),
+      ("try \"x\".write(to: url, atomically: true, encoding: .utf8)", "reads or writes files"),
+      ("FileManager.default.removeItem(atPath: p)", "reads or writes files"),
+      ("let t = try String(contentsOfFile: p)", "reads files"),
+      ("let here = #filePath", "uses its own source file's path"),
+      ("let h = dlopen(nil, RTLD_NOW)", "loads code or looks up symbols at run time"),
+      ("@_silgen_name(\"swift_task_create\") func f()", "defines or replaces symbols by name"),
+      ("@_cdecl(\"main\") func m() {}", "defines or replaces symbols by name"),
+      (
+        "let f = unsafeBitCast(p, to: (@convention(c) () -> Void).self)",
+        "casts unsafely (function pointers or types)"
+      ),
+      ("let s = \"\\(getenv(\"X\"))\"", "reads or changes the environment"),
+    ])
+  func flagged(code: String, reason: String) {
+    let flags = ReviewScan.scan(["Chapters/01-X/A.swift": "// a line\n" + code])
+    #expect(flags.contains { $0.reason == reason && $0.location == "Chapters/01-X/A.swift:2" }, "\(flags)")
+  }
+
+  @Test(
+    "Words in comments and strings, and methods that share a C function's name, are not flags",
+    arguments: [
+      "// CommandLine.arguments and exit(0) in a comment",
+      "/* Process() */ let x = 1",
+      "let message = \"call exit(1) and kill(pid)\"",
+      "waiters.remove(at: 0); queue.signal(); task.cancel()",
+      "let text = \"\"\"\n  FileManager.default\n  \"\"\"",
+    ])
+  func notFlagged(code: String) {
+    #expect(ReviewScan.scan(["A.swift": code]) == [])
+  }
+}
