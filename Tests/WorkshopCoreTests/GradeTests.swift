@@ -349,3 +349,68 @@ struct ReviewScanTests {
     #expect(ReviewScan.scan(["A.swift": code]) == [])
   }
 }
+
+@Suite("Grading a class: code that writes the course's files", .serialized)
+struct GradeTamperTests {
+  /// Chapter 01, solved, but writing a check of its own into the grading
+  /// copy of the course and into the pristine checkout it came from.
+  static let tampering = """
+    import Foundation
+
+    public func add(_ a: Int, _ b: Int) -> Int {
+      // <copy>/Chapters/01-Adder/Adder.swift; the copy is <course>/.build/workshop-grade/<n>.
+      let copy = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+      let course = copy.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      for root in [copy, course] {
+        try? "// written by learner code\\n".write(
+          to: root.appendingPathComponent("Tests/01-AdderTests/Written.swift"), atomically: true, encoding: .utf8)
+      }
+      return a + b
+    }
+
+    """
+
+  func setUp() throws -> (course: URL, submissions: [String]) {
+    let course = try freshCopyOfFixture("workshop-class-fixture-tamper", of: "ClassWorkshop")
+    let submissions = course.appendingPathComponent("submissions")
+    for name in ["tamperer", "next"] {
+      try FileManager.default.createDirectory(
+        at: submissions.appendingPathComponent(name), withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        at: course.appendingPathComponent("Solutions"),
+        to: submissions.appendingPathComponent("\(name)/Chapters"))
+    }
+    try Self.tampering.write(
+      to: submissions.appendingPathComponent("tamperer/Chapters/01-Adder/Adder.swift"), atomically: true,
+      encoding: .utf8)
+    return (course, ["submissions/tamperer", "submissions/next"])
+  }
+
+  @Test(
+    "In the sandbox the writes fail, the grade stands, and the checkout is untouched",
+    .enabled(if: Sandbox.current != nil, "no sandbox on this machine"))
+  func sandboxed() throws {
+    let (course, submissions) = try setUp()
+    let (status, out, err) = workshop(["grade"] + submissions + ["--jobs", "1"], in: course)
+    #expect(status == Workshop.ExitCode.success, "\(out)\n\(err)")
+    #expect(out.contains("✓ tamperer    4/4"), "\(out)")
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: course.appendingPathComponent("Tests/01-AdderTests/Written.swift").path))
+  }
+
+  @Test("Unsandboxed, that submission and every one after it is not graded, and says why")
+  func unsandboxed() throws {
+    let (course, submissions) = try setUp()
+    let (status, out, err) = workshop(["grade"] + submissions + ["--jobs", "1", "--unsandboxed"], in: course)
+    #expect(status == Workshop.ExitCode.failure)
+    #expect(err.contains("grading unsandboxed"))
+    #expect(
+      out.contains("✗ tamperer    not graded: the course's own files changed while the checks ran"), "\(out)")
+    #expect(
+      out.contains(
+        "✗ next        not graded: the course's own files changed while the class was graded (Tests/01-AdderTests/Written.swift)"
+      ), "\(out)")
+  }
+}

@@ -49,6 +49,11 @@ extension Workshop {
       for name in ["class.csv", "summary.md"] {
         try? FileManager.default.removeItem(at: reportFolder.appendingPathComponent(name))
       }
+      // A report being written when a run was killed: never read as one.
+      for path in Submission.walk(reportFolder, limit: 100_000)
+      where (path as NSString).lastPathComponent.hasSuffix(".partial") {
+        try? FileManager.default.removeItem(at: reportFolder.appendingPathComponent(path))
+      }
     } catch {
       console.err("error: cannot write reports in \(options.reportDirectory): \(error.localizedDescription)")
       return ExitCode.failure

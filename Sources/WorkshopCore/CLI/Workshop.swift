@@ -43,8 +43,15 @@ public struct Workshop {
       }
       // Once the runner is stopping for Ctrl-C, results of killed checks are
       // not results: nothing more is printed.
+      // Each line is flushed: in a CI log or a pipe, a line per submission
+      // or per check must show as it happens, not at exit.
       return Console(
-        out: { if !Interrupts.isStopping { print($0) } },
+        out: {
+          if !Interrupts.isStopping {
+            print($0)
+            fflush(nil)
+          }
+        },
         err: { if !Interrupts.isStopping { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } },
         status: status)
     }

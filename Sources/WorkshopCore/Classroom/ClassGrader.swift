@@ -90,6 +90,7 @@ public struct ClassGrader: Sendable {
     nonisolated(unsafe) let finished = finished
     let slots = try (0..<min(jobs, paths.count)).map { try GradingCopy(of: course, at: slotFolder($0)) }
     let items = try listItems(in: slots[0])
+    let tampered = Mutex<String?>(nil)
     let cache = Mutex<[String: ChapterReport]>([:])
     let next = Mutex(0)
     let done = Mutex(0)
@@ -107,8 +108,18 @@ public struct ClassGrader: Sendable {
             return value
           }
           guard index < paths.count else { return }
-          let grade = gradeOne(
-            paths[index], name: names[index], in: slot, items: items, cache: cache, stale: &stale)
+          var grade: SubmissionGrade
+          if let changed = tampered.withLock({ $0 }) ?? courseChange(since: items.course) {
+            // Unsandboxed, code under test can write the pristine checkout:
+            // nothing graded after that is a grade.
+            tampered.withLock { $0 = changed }
+            grade = SubmissionGrade(
+              name: names[index], source: paths[index], reports: [], notGraded: changed, ignored: [],
+              flags: [], seconds: 0, reused: 0)
+          } else {
+            grade = gradeOne(
+              paths[index], name: names[index], in: slot, items: items, cache: cache, stale: &stale)
+          }
           results.withLock { $0[index] = grade }
           let count = done.withLock { value in
             value += 1
@@ -122,6 +133,16 @@ public struct ClassGrader: Sendable {
     group.wait()
     let all = results.withLock { $0 }
     return (paths.indices.compactMap { all[$0] }, items)
+  }
+
+  /// Why the pristine course can no longer be trusted, if its checks, kit or
+  /// manifests changed since `fingerprint` was taken.
+  func courseChange(since fingerprint: Fingerprint.Inputs) -> String? {
+    let now = Fingerprint.ofCourse(course)
+    let changed = Set(fingerprint.keys).union(now.keys).filter { fingerprint[$0] != now[$0] }.sorted()
+    guard let first = changed.first else { return nil }
+    return
+      "the course's own files changed while the class was graded (\(first)\(changed.count > 1 ? " and \(changed.count - 1) more" : "")): no grade after that counts. Restore them and grade again\(sandbox == nil ? ", in the sandbox" : "")."
   }
 
   /// The checks of every chapter, from a build of the starters (the
