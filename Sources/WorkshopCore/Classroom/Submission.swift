@@ -75,7 +75,7 @@ public struct Submission: Sendable {
       guard isRealFolder(folder) else { continue }
       var sources: [String: String] = [:]
       var size = 0
-      for path in walk(folder) {
+      for path in walk(folder, limit: 10_000) {
         let shown = prefix + chapter.folder + "/" + path
         let file = folder.appendingPathComponent(path)
         guard path.hasSuffix(".swift"), !isHidden(path) else {
@@ -167,12 +167,33 @@ public struct Submission: Sendable {
       return name
     }
 
-    /// The tool that unpacks it, and its arguments.
+    /// The tool that unpacks its Swift files, and its arguments. Only Swift
+    /// files: a copy zipped with its `.build` holds gigabytes nobody grades.
     var tool: (name: String, arguments: (String, String) -> [String], package: String) {
       switch self {
-      case .zip: ("unzip", { ["-q", "-o", $0, "-d", $1] }, "unzip")
-      case .tarGzip: ("tar", { ["-xzf", $0, "-C", $1, "--no-same-owner", "--no-same-permissions"] }, "tar")
+      case .zip: ("unzip", { ["-q", "-o", $0, "*.swift", "-d", $1] }, "unzip")
+      case .tarGzip:
+        #if os(Linux)
+          // GNU tar: member names given are patterns with --wildcards.
+          (
+            "tar",
+            { ["-xzf", $0, "-C", $1, "--no-same-owner", "--no-same-permissions", "--wildcards", "*.swift"] },
+            "tar"
+          )
+        #else
+          // bsdtar: patterns with --include.
+          (
+            "tar",
+            { ["-xzf", $0, "-C", $1, "--no-same-owner", "--no-same-permissions", "--include", "*.swift"] },
+            "tar"
+          )
+        #endif
       }
+    }
+
+    /// Whether the tool's output says no member matched.
+    static func nothingMatched(_ output: String) -> Bool {
+      output.contains("Not found in archive") || output.contains("filename not matched")
     }
   }
 
@@ -211,6 +232,9 @@ public struct Submission: Sendable {
         .replacingOccurrences(of: target.path + "/", with: "")
         .replacingOccurrences(of: copy.path, with: archive.lastPathComponent)
         .trimmingCharacters(in: .whitespacesAndNewlines)
+      if ArchiveKind.nothingMatched(output) {
+        throw Problem(description: "\(archive.lastPathComponent) holds no Swift file")
+      }
       let why = outcome.timedOut ? "it took longer than \(Int(unpackTimeLimit)) s" : firstLine(of: output)
       throw Problem(description: "cannot unpack \(archive.lastPathComponent): \(why)")
     }

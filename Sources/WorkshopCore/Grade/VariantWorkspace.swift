@@ -53,6 +53,11 @@ struct VariantWorkspace {
       for (path, text) in try mutation.apply(to: pristine) { files["Variants/\(id)/\(path)"] = text }
       for (path, text) in checks { files["Variants/\(id)-checks/\(path)"] = text }
     }
+    // SwiftPM caches a manifest's evaluation by its text and environment,
+    // not by the folders it lists: name the versions in the text, so that a
+    // new salt or a new version is a new manifest.
+    files["Package.swift", default: ""] +=
+      "\n// versions (see VariantWorkspace): \(ids.values.sorted().joined(separator: " "))\n"
     // Folders of versions no longer graded would be targets without sources.
     let variantsFolder = root.appendingPathComponent("Variants")
     for name in (try? FileManager.default.contentsOfDirectory(atPath: variantsFolder.path)) ?? []
