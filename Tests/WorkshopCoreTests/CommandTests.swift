@@ -36,6 +36,22 @@ struct CommandTests {
       try Command.parse(["verify", "--fixes", "06"]) == .verify(repeatCount: 1, fixesOf: "06", .init()))
   }
 
+  @Test("grade takes any number of submissions and its own options")
+  func grade() throws {
+    #expect(
+      try Command.parse(["grade", "a", "b.zip", "c/"]) == .grade(submissions: ["a", "b.zip", "c/"], .init()))
+    #expect(
+      try Command.parse([
+        "grade", "a", "--jobs", "3", "--report-dir", "out", "--timeout", "10", "--unsandboxed",
+      ])
+        == .grade(
+          submissions: ["a"], .init(reportDirectory: "out", jobs: 3, unsandboxed: true, timeLimit: 10)))
+    #expect(throws: UsageError.self) { try Command.parse(["grade", "a", "--jobs", "65"]) }
+    #expect(throws: UsageError.self) { try Command.parse(["grade", "a", "--solutions"]) }
+    #expect(throws: UsageError.self) { try Command.parse(["check", "04", "--unsandboxed"]) }
+    #expect(throws: UsageError.self) { try Command.parse(["grade", "a", "--report-dir", " "]) }
+  }
+
   @Test("--help and --version win over everything else")
   func helpAndVersion() throws {
     #expect(try Command.parse(["--help"]) == .help(nil))
@@ -66,7 +82,7 @@ struct CommandTests {
       (["list", "--reset"], "'--reset' does not apply to 'list' (only to 'hint')"),
       (
         ["list", "--timeout", "5"],
-        "'--timeout' does not apply to 'list' (only to 'progress', 'check' and 'verify')"
+        "'--timeout' does not apply to 'list' (only to 'progress', 'check', 'verify' and 'grade')"
       ),
       (
         ["check", "04", "--timeout", "0.001"],
