@@ -274,6 +274,42 @@ struct GradeTests {
     #expect(second.tests == first.tests)
   }
 
+  @Test("A submission whose code needs review shares no result; clean ones share identical chapters")
+  func sharing() async throws {
+    let fixture = try await graded.value.fixture
+    let course = try Workspace.locate(from: fixture.course)
+    let grader = ClassGrader(course: course, jobs: 1, timeLimit: 20, sandbox: Sandbox.current)
+    let paths = ["flagged", "starter", "tampered"].map { fixture.submissions.appendingPathComponent($0).path }
+    let (grades, _) = try grader.grade(paths, names: ["flagged", "starter", "tampered"]) { _, _ in }
+    // The flagged one's chapter 02 is the starter's, byte for byte: not shared.
+    #expect(grades.map(\.reused) == [0, 0, 2])
+  }
+
+  @Test("An archive that lists more Swift than any workshop holds is not unpacked")
+  func archiveTooLarge() async throws {
+    let fixture = try await graded.value.fixture
+    guard ClassFixture.zipAvailable else { return }
+    let folder = fixture.submissions.appendingPathComponent("huge")
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("Chapters/01-Adder"), withIntermediateDirectories: true)
+    try Data(count: 40 << 20).write(to: folder.appendingPathComponent("Chapters/01-Adder/Adder.swift"))
+    try fixture.run("zip", ["-qr", "huge.zip", "huge"], in: ".")
+    let course = try Workspace.locate(from: fixture.course)
+    #expect {
+      try Submission.load(
+        fixture.submissions.appendingPathComponent("huge.zip").path, course: course, sandbox: Sandbox.current)
+    } throws: { error in
+      "\(error)".contains("holds 1 Swift file, 40 MB: more than any workshop")
+    }
+  }
+
+  @Test("Names are unique, whatever their case, and never a class report's")
+  func names() {
+    #expect(
+      Workshop.uniqueNames(["alice", "Alice", "bob", "class.csv", "alice"])
+        == ["alice", "Alice-2", "bob", "class.csv-2", "alice-3"])
+  }
+
   @Test("Usage errors exit 64 before anything is graded")
   func usage() async throws {
     let fixture = try await graded.value.fixture
@@ -334,6 +370,12 @@ struct ReviewScanTests {
   func flagged(code: String, reason: String) {
     let flags = ReviewScan.scan(["Chapters/01-X/A.swift": "// a line\n" + code])
     #expect(flags.contains { $0.reason == reason && $0.location == "Chapters/01-X/A.swift:2" }, "\(flags)")
+  }
+
+  @Test("Files with Windows line ends are scanned line by line")
+  func windowsLineEnds() {
+    let flags = ReviewScan.scan(["A.swift": "// one\r\nlet x = 1 // two\r\nexit(0)\r\n"])
+    #expect(flags.map(\.location) == ["A.swift:3"])
   }
 
   @Test(

@@ -162,7 +162,10 @@ public struct Builder: Sendable {
 
   /// The first line whose code (comments removed) matches `pattern`.
   static func line(in text: String, matching pattern: Regex<Substring>) -> Int? {
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    // `\r\n` is one Character, so a file with Windows line ends would be one line.
+    let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(
+      separator: "\n", omittingEmptySubsequences: false)
+    for (index, line) in lines.enumerated() {
       let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
       if code.contains(pattern) { return index + 1 }
     }

@@ -49,10 +49,22 @@ extension Workshop {
       for name in ["class.csv", "summary.md"] {
         try? FileManager.default.removeItem(at: reportFolder.appendingPathComponent(name))
       }
-      // A report being written when a run was killed: never read as one.
-      for path in Submission.walk(reportFolder, limit: 100_000)
-      where (path as NSString).lastPathComponent.hasSuffix(".partial") {
+      // A report being written when a run was killed is never read as one,
+      // and a submission's reports from an earlier run are not this run's.
+      for path in Submission.walk(reportFolder, limit: 100_000) {
+        let file = (path as NSString).lastPathComponent
+        let depth = path.split(separator: "/").count
+        guard file.hasSuffix(".partial") || (depth == 2 && ["results.json", "junit.xml"].contains(file))
+        else {
+          continue
+        }
         try? FileManager.default.removeItem(at: reportFolder.appendingPathComponent(path))
+        let folder = reportFolder.appendingPathComponent(path).deletingLastPathComponent()
+        if folder.path != reportFolder.path,
+          (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true
+        {
+          try? FileManager.default.removeItem(at: folder)
+        }
       }
     } catch {
       console.err("error: cannot write reports in \(options.reportDirectory): \(error.localizedDescription)")
@@ -145,17 +157,20 @@ extension Workshop {
     return cleaned.isEmpty ? "submission" : cleaned
   }
 
-  /// `names` with a number added to repeats: `alice`, `alice-2`.
+  /// `names` with a number added to repeats: `alice`, `alice-2`. Names
+  /// are folders, so `Alice` repeats `alice` (a Mac's disk does not tell
+  /// them apart), and the class reports' own names are taken.
   static func uniqueNames(_ names: [String]) -> [String] {
-    var seen: [String: Int] = [:]
-    var taken = Set(names)
+    var taken: Set<String> = ["class.csv", "summary.md"]
     return names.map { name in
-      seen[name, default: 0] += 1
-      guard seen[name]! > 1 else { return name }
-      var number = seen[name]!
-      while taken.contains("\(name)-\(number)") { number += 1 }
-      taken.insert("\(name)-\(number)")
-      return "\(name)-\(number)"
+      var candidate = name
+      var number = 1
+      while taken.contains(candidate.lowercased()) {
+        number += 1
+        candidate = "\(name)-\(number)"
+      }
+      taken.insert(candidate.lowercased())
+      return candidate
     }
   }
 

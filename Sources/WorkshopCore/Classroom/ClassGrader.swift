@@ -63,7 +63,7 @@ public struct ClassGrader: Sendable {
   /// The course's folders no check may read while a submission is graded:
   /// the fixes, the solutions and the versions of components.
   var hiddenCourseFolders: [String] {
-    var folders = ["Mutations", "Solutions"].map { course.url($0).path }
+    var folders = ["Mutations", "Solutions", ".git"].map { course.url($0).path }
     for chapter in course.curriculum.chapters where chapter.writesChecks {
       folders.append(course.url(Grader.variantsFolder(chapter)).path)
     }
@@ -88,7 +88,11 @@ public struct ClassGrader: Sendable {
   ) throws -> (grades: [SubmissionGrade], items: Items) {
     // Called under `report`'s lock only, so never twice at once.
     nonisolated(unsafe) let finished = finished
-    let slots = try (0..<min(jobs, paths.count)).map { try GradingCopy(of: course, at: slotFolder($0)) }
+    let slotCount = min(jobs, paths.count)
+    let slots = try (0..<slotCount).map { try GradingCopy(of: course, at: slotFolder($0)) }
+    // What no learner's code may read: the course's own secrets, the other
+    // jobs' copies, and every submission handed in as a folder.
+    let submissionFolders = paths.filter { Submission.isRealFolder(URL(fileURLWithPath: $0)) }
     let items = try listItems(in: slots[0])
     let tampered = Mutex<String?>(nil)
     let cache = Mutex<[String: ChapterReport]>([:])
@@ -97,7 +101,13 @@ public struct ClassGrader: Sendable {
     let results = Mutex<[Int: SubmissionGrade]>([:])
     let report = Mutex(())
     let group = DispatchGroup()
-    for slot in slots {
+    for (slotIndex, slot) in slots.enumerated() {
+      // Never a folder the job's own copy is in (`grade .` hands in the course).
+      let own = slot.copy.root.standardizedFileURL.path + "/"
+      let hidden =
+        (hiddenCourseFolders + submissionFolders
+        + (0..<slotCount).filter { $0 != slotIndex }.map { slotFolder($0).path })
+        .filter { !own.hasPrefix(URL(fileURLWithPath: $0).standardizedFileURL.path + "/") }
       group.enter()
       Thread.detachNewThread {
         defer { group.leave() }
@@ -118,7 +128,14 @@ public struct ClassGrader: Sendable {
               flags: [], seconds: 0, reused: 0)
           } else {
             grade = gradeOne(
-              paths[index], name: names[index], in: slot, items: items, cache: cache, stale: &stale)
+              paths[index], name: names[index], in: slot, job: slotIndex, hidden: hidden, items: items,
+              cache: cache, stale: &stale)
+            // Checked again after: a grade made while the checks changed is none.
+            if let changed = courseChange(since: items.course) {
+              tampered.withLock { $0 = changed }
+              grade.notGraded = grade.notGraded ?? changed
+              grade.reports = []
+            }
           }
           results.withLock { $0[index] = grade }
           let count = done.withLock { value in
@@ -188,11 +205,13 @@ public struct ClassGrader: Sendable {
     return items
   }
 
-  func grader(for slot: GradingCopy) -> Grader {
+  func grader(for slot: GradingCopy, job: Int = 0, hidden: [String]? = nil) -> Grader {
+    var sandbox = self.sandbox
+    sandbox?.user = Sandbox.nobody - 1 - job
     var grader = Grader(
       workspace: slot.copy, variant: .chapters, timeLimit: timeLimit,
       isolation: sandbox.map { .sandbox($0) } ?? .none)
-    grader.alsoHidden = hiddenCourseFolders
+    grader.alsoHidden = hidden ?? hiddenCourseFolders
     return grader
   }
 
@@ -200,7 +219,7 @@ public struct ClassGrader: Sendable {
   /// holds code for that does not build: they get the starter back before
   /// the next build, so one learner's broken chapter costs the next nothing.
   private func gradeOne(
-    _ path: String, name: String, in slot: GradingCopy, items: Items,
+    _ path: String, name: String, in slot: GradingCopy, job: Int, hidden: [String], items: Items,
     cache: borrowing Mutex<[String: ChapterReport]>, stale: inout Set<Int>
   ) -> SubmissionGrade {
     let start = ContinuousClock.now
@@ -218,6 +237,10 @@ public struct ClassGrader: Sendable {
       var known: [Int: ChapterReport] = [:]
       var toGrade: [Curriculum.Chapter] = []
       var keys: [Int: String] = [:]
+      // A submission with code that needs review shares no result: code
+      // that reaches outside its chapter (a constructor in a section, a
+      // symbol defined by name) could have changed its other chapters' too.
+      let shares = submission.flags.isEmpty
       for chapter in course.curriculum.chapters {
         guard let sources = submission.chapters[chapter.number] else {
           var report = ChapterReport(chapter: chapter)
@@ -243,18 +266,21 @@ public struct ClassGrader: Sendable {
       }
       stale = []
       if !toGrade.isEmpty {
-        let reports = try grader(for: slot).grade(toGrade)
+        let reports = try grader(for: slot, job: job, hidden: hidden).grade(toGrade)
         for report in reports {
           known[report.chapter.number] = report
           if !report.compileErrors.isEmpty { stale.insert(report.chapter.number) }
-          // A result of code under test that ran out of time is not cached:
-          // it depends on the machine's load, not only on the code.
-          if report.state != .timedOut, let key = keys[report.chapter.number] {
+          if shares, Self.isShareable(report), let key = keys[report.chapter.number] {
             cache.withLock { $0[key] = report }
           }
         }
       }
       grade.reports = course.curriculum.chapters.compactMap { known[$0.number] }
+      // Code that needs review leaves the copy after its grade: the next
+      // submission is built beside the starter, not beside it.
+      if !shares {
+        stale.formUnion(toGrade.map(\.number))
+      }
     } catch {
       grade.notGraded = "\(error)"
       // Whatever the slot holds now may not build: start the next one clean.
@@ -262,6 +288,17 @@ public struct ClassGrader: Sendable {
     }
     grade.seconds = seconds()
     return grade
+  }
+
+  /// Whether a chapter's result can stand for any identical code: every
+  /// check finished in its own run, nothing crashed or ran out of time, and
+  /// the race check ran if it was due. A crash or a time limit can come
+  /// from the machine's load or another job, not from the code alone.
+  static func isShareable(_ report: ChapterReport) -> Bool {
+    if report.crash != nil || report.timeLimit != nil { return false }
+    if report.checks.contains(where: { $0.status == .interrupted }) { return false }
+    if case .notRun? = report.raceCheck { return false }
+    return true
   }
 
   /// What identifies a chapter's code: every file's path and text.

@@ -66,10 +66,12 @@ public enum ReviewScan {
   public static func scan(_ sources: [String: String]) -> [Flag] {
     var flags: [Flag] = []
     for path in sources.keys.sorted() {
-      let lines = code(of: sources[path]!)
+      let text = sources[path]!.replacingOccurrences(of: "\r\n", with: "\n")
+      let lines = code(of: text)
+      let originals = text.split(separator: "\n", omittingEmptySubsequences: false)
       for (index, line) in lines.enumerated() {
         for (pattern, reason) in patterns where line.contains(pattern) {
-          let original = sources[path]!.split(separator: "\n", omittingEmptySubsequences: false)[index]
+          let original = index < originals.count ? originals[index] : ""
           flags.append(
             Flag(
               location: "\(path):\(index + 1)", reason: reason,

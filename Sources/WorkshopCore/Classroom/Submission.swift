@@ -47,6 +47,9 @@ public struct Submission: Sendable {
     } else if let kind = ArchiveKind(url) {
       name = kind.stem(of: url)
       root = try unpack(url, kind, sandbox: sandbox)
+      // Everything is read into memory: the unpacked files go at once.
+      defer { try? FileManager.default.removeItem(at: root) }
+      return try read(root, name: name, source: path, course: course)
     } else {
       throw Problem(
         description:
@@ -86,15 +89,20 @@ public struct Submission: Sendable {
           submission.ignored.append(shown + " (a link or not a regular file: not followed)")
           continue
         }
-        guard let data = try? Data(contentsOf: file), let text = String(data: data, encoding: .utf8) else {
-          submission.ignored.append(shown + " (not UTF-8 text)")
-          continue
-        }
-        size += data.count
-        guard size <= chapterSizeLimit else {
+        let fileSize =
+          (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
+        guard size + fileSize <= chapterSizeLimit else {
           submission.ignored.append(shown + " (the chapter's Swift files exceed 1 MB)")
           continue
         }
+        guard let data = try? Data(contentsOf: file), let decoded = String(data: data, encoding: .utf8) else {
+          submission.ignored.append(shown + " (not UTF-8 text)")
+          continue
+        }
+        size += fileSize
+        // Windows line ends, as a zip made on Windows has them: the same
+        // code, with lines every tool splits alike.
+        let text = decoded.replacingOccurrences(of: "\r\n", with: "\n")
         sources[path] = text
         taken.insert(shown)
         let scanned = ReviewScan.scan(["Chapters/\(chapter.folder)/\(path)": text])
@@ -210,6 +218,7 @@ public struct Submission: Sendable {
           "cannot open \(archive.lastPathComponent): \(tool.name) is not installed (install the \(tool.package) package), or unpack it and grade the folder"
       )
     }
+    try checkSize(of: archive, kind)
     // The archive is copied into the folder it is unpacked in, the only one
     // the tool may write: a hidden name, so it is never taken as a file of
     // the submission, and it is removed after.
@@ -239,6 +248,50 @@ public struct Submission: Sendable {
       throw Problem(description: "cannot unpack \(archive.lastPathComponent): \(why)")
     }
     return target
+  }
+
+  /// The most Swift an archive may unpack, in bytes and in files: a whole
+  /// course is under a megabyte.
+  static let archiveLimits = (bytes: 32 << 20, files: 5_000)
+
+  /// Refuses an archive whose Swift files, as its listing states them, are
+  /// more than any submission holds: a few bytes can list gigabytes.
+  static func checkSize(of archive: URL, _ kind: ArchiveKind) throws {
+    var bytes = 0
+    var files = 0
+    switch kind {
+    case .zip:
+      guard let unzip = executable("unzip") else { return }
+      // `unzip -l`: a line per file, "  size  date time   name".
+      let listing = try Subprocess.run(unzip, ["-l", archive.path], timeout: unpackTimeLimit)
+      for line in listing.standardOutput.split(separator: "\n") where line.hasSuffix(".swift") {
+        guard let size = line.split(separator: " ").first.flatMap({ Int($0) }) else { continue }
+        bytes += size
+        files += 1
+      }
+    case .tarGzip:
+      guard let tar = executable("tar") else { return }
+      // `tar -tvzf`: "mode owner/group size date time name" (GNU), "mode
+      // links owner group size month day time name" (bsdtar): the size is
+      // the first field that is a number after the owner.
+      let listing = try Subprocess.run(tar, ["-tvzf", archive.path], timeout: unpackTimeLimit)
+      for line in listing.standardOutput.split(separator: "\n") where line.hasSuffix(".swift") {
+        let fields = line.split(separator: " ")
+        #if os(Linux)
+          let size = fields.count > 2 ? Int(fields[2]) : nil
+        #else
+          let size = fields.count > 4 ? Int(fields[4]) : nil
+        #endif
+        bytes += size ?? 0
+        files += 1
+      }
+    }
+    if bytes > archiveLimits.bytes || files > archiveLimits.files {
+      throw Problem(
+        description:
+          "\(archive.lastPathComponent) holds \(files) Swift file\(files == 1 ? "" : "s"), \(bytes >> 20) MB: more than any workshop (at most \(archiveLimits.bytes >> 20) MB and \(archiveLimits.files) files); not unpacked"
+      )
+    }
   }
 
   static func executable(_ name: String) -> String? {

@@ -221,7 +221,7 @@ public struct ClassReports: Sendable {
     for result in results {
       var row = pad(result.grade.name, width)
       if result.grade.notGraded != nil {
-        row += pad("–", 10) + style.red("not graded")
+        row += pad("–", 10) + style.red(pad("not graded", course.curriculum.chapters.count * 6))
       } else {
         row += pad("\(result.passed)/\(result.total)", 10)
         row += result.chapters.map { chapter -> String in

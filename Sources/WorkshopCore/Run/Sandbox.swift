@@ -20,6 +20,8 @@ public struct Sandbox: Sendable, Equatable {
     public var processes: Int = 1024 + 256 * ProcessInfo.processInfo.activeProcessorCount
     /// Size of any file it writes, its standard output and error included, in bytes.
     public var fileSize: Int = 64 << 20
+    /// Size of its private `/tmp`, which is memory, in bytes.
+    public var temporaryFiles: Int = 512 << 20
   }
 
   public var bubblewrap: String
@@ -28,6 +30,10 @@ public struct Sandbox: Sendable, Equatable {
   /// inside the sandbox): where the broken versions a learner's checks are
   /// graded against are written down.
   public var hidden: [String] = []
+  /// The user sandboxed processes run as when the grader is root. The
+  /// process limit counts every process of a user: sandboxes that must not
+  /// share it (the jobs of `workshop grade`) each get a user of their own.
+  public var user = Sandbox.nobody
 
   /// The sandbox of this machine, if it has one.
   public static let current: Sandbox? = {
@@ -68,7 +74,7 @@ public struct Sandbox: Sendable, Equatable {
   func wrap(_ command: TestLauncher.Command, shared: URL) -> TestLauncher.Command {
     var arguments = [
       "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-      "--perms", "1777", "--tmpfs", "/tmp",
+      "--perms", "1777", "--size", String(limits.temporaryFiles), "--tmpfs", "/tmp",
     ]
     // A checkout under /tmp stays visible, read-only, in the private /tmp.
     let visible = Self.topFolderInTmp(command.executable)
@@ -98,7 +104,7 @@ public struct Sandbox: Sendable, Equatable {
     let processLimit: Int
     if getuid() == 0, Self.othersCanRun(command.executable) {
       arguments += [
-        "setpriv", "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", "--no-new-privs",
+        "setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--no-new-privs",
         "--bounding-set", "-all", "--",
       ]
       processLimit = limits.processes
