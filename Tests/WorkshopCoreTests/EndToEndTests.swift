@@ -47,13 +47,17 @@ private func report(_ number: Int) async throws -> ChapterReport {
 
 /// Runs the `workshop` command on the fixture and captures what it prints.
 private func workshop(_ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {
-  let root = try await graded.value.workspace.root
+  workshop(arguments, in: try await graded.value.workspace.root)
+}
+
+/// Runs the `workshop` command in `folder`, without colour, and captures what it prints.
+func workshop(_ arguments: [String], in folder: URL) -> (status: Int32, out: String, err: String) {
   let out = Mutex("")
   let err = Mutex("")
   let console = Workshop.Console(
     out: { line in out.withLock { $0 += line + "\n" } },
     err: { line in err.withLock { $0 += line + "\n" } })
-  let status = Workshop(console: console, style: Style(colored: false), directory: root).run(arguments)
+  let status = Workshop(console: console, style: Style(colored: false), directory: folder).run(arguments)
   return (status, out.withLock { $0 }, err.withLock { $0 })
 }
 

@@ -104,16 +104,6 @@ private let graded = Task { () throws -> (fixture: ClassFixture, status: Int32, 
   return (fixture, status, out, err)
 }
 
-private func workshop(_ arguments: [String], in folder: URL) -> (Int32, String, String) {
-  let out = Mutex("")
-  let err = Mutex("")
-  let console = Workshop.Console(
-    out: { line in out.withLock { $0 += line + "\n" } },
-    err: { line in err.withLock { $0 += line + "\n" } })
-  let status = Workshop(console: console, style: Style(colored: false), directory: folder).run(arguments)
-  return (status, out.withLock { $0 }, err.withLock { $0 })
-}
-
 private func results(_ name: String) async throws -> ClassReports.Gradescope {
   let (fixture, _, out, err) = try await graded.value
   let data = try #require(

@@ -1,0 +1,154 @@
+import Foundation
+
+/// Submissions handed in as archives: unpacked in the sandbox, Swift files only.
+extension Submission {
+  /// The archives a submission can be.
+  enum ArchiveKind {
+    case zip, tarGzip
+
+    init?(_ url: URL) {
+      let name = url.lastPathComponent.lowercased()
+      if name.hasSuffix(".zip") {
+        self = .zip
+      } else if name.hasSuffix(".tar.gz") || name.hasSuffix(".tgz") {
+        self = .tarGzip
+      } else {
+        return nil
+      }
+    }
+
+    func stem(of url: URL) -> String {
+      let name = url.lastPathComponent
+      for suffix in [".zip", ".tar.gz", ".tgz"] where name.lowercased().hasSuffix(suffix) {
+        return String(name.dropLast(suffix.count))
+      }
+      return name
+    }
+
+    /// The tool that unpacks its Swift files, and its arguments. Only Swift
+    /// files: a copy zipped with its `.build` holds gigabytes nobody grades.
+    var tool: (name: String, arguments: (String, String) -> [String], package: String) {
+      switch self {
+      case .zip: ("unzip", { ["-q", "-o", $0, "*.swift", "-d", $1] }, "unzip")
+      case .tarGzip:
+        #if os(Linux)
+          // GNU tar: member names given are patterns with --wildcards.
+          (
+            "tar",
+            { ["-xzf", $0, "-C", $1, "--no-same-owner", "--no-same-permissions", "--wildcards", "*.swift"] },
+            "tar"
+          )
+        #else
+          // bsdtar: patterns with --include.
+          (
+            "tar",
+            { ["-xzf", $0, "-C", $1, "--no-same-owner", "--no-same-permissions", "--include", "*.swift"] },
+            "tar"
+          )
+        #endif
+      }
+    }
+
+    /// Whether the tool's output says no member matched.
+    static func nothingMatched(_ output: String) -> Bool {
+      output.contains("Not found in archive") || output.contains("filename not matched")
+    }
+  }
+
+  /// Unpacks `archive` into a new folder of the runner's temporary folder.
+  ///
+  /// In the sandbox, the unpacking tool can write in that folder and nowhere
+  /// else, whatever names or links the archive holds; every file it writes
+  /// is bounded in size, and the whole in time.
+  static func unpack(_ archive: URL, _ kind: ArchiveKind, sandbox: Sandbox?) throws -> URL {
+    let tool = kind.tool
+    guard let executable = Self.executable(tool.name) else {
+      throw Problem(
+        description:
+          "cannot open \(archive.lastPathComponent): \(tool.name) is not installed (install the \(tool.package) package), or unpack it and grade the folder"
+      )
+    }
+    try checkSize(of: archive, kind)
+    // The archive is copied into the folder it is unpacked in, the only one
+    // the tool may write: a hidden name, so it is never taken as a file of
+    // the submission, and it is removed after.
+    let target = try TemporaryFolder.shared.makeFolder("submission")
+    let copy = target.appendingPathComponent(".workshop-archive")
+    try FileManager.default.copyItem(at: archive, to: copy)
+    let command = TestLauncher.Command(
+      executable: executable, arguments: tool.arguments(copy.path, target.path),
+      environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C"])
+    let outcome: ProcessOutcome
+    if let sandbox {
+      outcome = try sandbox.run(command, shared: target, timeLimit: unpackTimeLimit)
+    } else {
+      outcome = try Subprocess.run(
+        command.executable, command.arguments, environment: command.environment, timeout: unpackTimeLimit)
+    }
+    try? FileManager.default.removeItem(at: copy)
+    guard outcome.succeeded else {
+      let output = (outcome.standardError + "\n" + outcome.standardOutput)
+        .replacingOccurrences(of: target.path + "/", with: "")
+        .replacingOccurrences(of: copy.path, with: archive.lastPathComponent)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+      if ArchiveKind.nothingMatched(output) {
+        throw Problem(description: "\(archive.lastPathComponent) holds no Swift file")
+      }
+      let why = outcome.timedOut ? "it took longer than \(Int(unpackTimeLimit)) s" : firstLine(of: output)
+      throw Problem(description: "cannot unpack \(archive.lastPathComponent): \(why)")
+    }
+    return target
+  }
+
+  /// The most Swift an archive may unpack, in bytes and in files: a whole
+  /// course is under a megabyte.
+  static let archiveLimits = (bytes: 32 << 20, files: 5_000)
+
+  /// Refuses an archive whose Swift files, as its listing states them, are
+  /// more than any submission holds: a few bytes can list gigabytes.
+  static func checkSize(of archive: URL, _ kind: ArchiveKind) throws {
+    var bytes = 0
+    var files = 0
+    switch kind {
+    case .zip:
+      guard let unzip = executable("unzip") else { return }
+      // `unzip -l`: a line per file, "  size  date time   name".
+      let listing = try Subprocess.run(unzip, ["-l", archive.path], timeout: unpackTimeLimit)
+      for line in listing.standardOutput.split(separator: "\n") where line.hasSuffix(".swift") {
+        guard let size = line.split(separator: " ").first.flatMap({ Int($0) }) else { continue }
+        bytes += size
+        files += 1
+      }
+    case .tarGzip:
+      guard let tar = executable("tar") else { return }
+      // `tar -tvzf`: "mode owner/group size date time name" (GNU), "mode
+      // links owner group size month day time name" (bsdtar): the size is
+      // the first field that is a number after the owner.
+      let listing = try Subprocess.run(tar, ["-tvzf", archive.path], timeout: unpackTimeLimit)
+      for line in listing.standardOutput.split(separator: "\n") where line.hasSuffix(".swift") {
+        let fields = line.split(separator: " ")
+        #if os(Linux)
+          let size = fields.count > 2 ? Int(fields[2]) : nil
+        #else
+          let size = fields.count > 4 ? Int(fields[4]) : nil
+        #endif
+        bytes += size ?? 0
+        files += 1
+      }
+    }
+    if bytes > archiveLimits.bytes || files > archiveLimits.files {
+      throw Problem(
+        description:
+          "\(archive.lastPathComponent) holds \(files) Swift file\(files == 1 ? "" : "s"), \(bytes >> 20) MB: more than any workshop (at most \(archiveLimits.bytes >> 20) MB and \(archiveLimits.files) files); not unpacked"
+      )
+    }
+  }
+
+  static func executable(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return (path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]).map { "\($0)/\(name)" }.first
+    {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
+  }
+}
