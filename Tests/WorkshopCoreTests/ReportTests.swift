@@ -122,3 +122,18 @@ struct ChapterDetailTests {
     #expect(EventStream.exitTestCrash("Expectation failed: 1 == 2") == nil)
   }
 }
+
+@Suite("Status lines in a log")
+struct StatusThrottleTests {
+  @Test("A log gets the first line of each kind of step, then one every ten seconds")
+  func throttle() {
+    var throttle = StatusThrottle()
+    let start = ContinuousClock.now
+    let steps: [(String, Int)] = [
+      ("Building 1/40", 0), ("Building 2/40", 1), ("Building 9/40", 9), ("Building 12/40", 11),
+      ("Grading 1/13", 12), ("Grading 2/13", 13), ("Building 40/40", 14),
+    ]
+    let shown = steps.map { throttle.shouldShow($0.0, at: start + .seconds($0.1)) }
+    #expect(shown == [true, false, false, true, true, false, true])
+  }
+}

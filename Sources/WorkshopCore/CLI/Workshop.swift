@@ -40,6 +40,14 @@ public struct Workshop {
           else { return }
           FileHandle.standardError.write(Data("\r\u{1B}[K\(text)…".utf8))
         }
+      } else {
+        // A log (CI, a pipe): plain lines, so a long first build is never
+        // silent, but not one per build step.
+        let throttle = Mutex(StatusThrottle())
+        status = { text in
+          guard !Interrupts.isStopping, throttle.withLock({ $0.shouldShow(text, at: .now) }) else { return }
+          FileHandle.standardError.write(Data("\(text)…\n".utf8))
+        }
       }
       // Once the runner is stopping for Ctrl-C, results of killed checks are
       // not results: nothing more is printed.
@@ -57,7 +65,8 @@ public struct Workshop {
     }
 
     func clearStatus() {
-      status.map { _ in FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+      guard status != nil, isatty(STDERR_FILENO) == 1 else { return }
+      FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
   }
 
@@ -279,5 +288,22 @@ public struct Workshop {
       console.err("error: \(error)")
       return nil
     }
+  }
+}
+
+/// Which status lines a log gets when standard error is not a terminal: the
+/// first of each kind ("Building", "Grading", ...; the counts aside), then at
+/// most one every `interval`.
+struct StatusThrottle {
+  var interval: Duration = .seconds(10)
+  private var lastKind = ""
+  private var lastShown: ContinuousClock.Instant?
+
+  mutating func shouldShow(_ text: String, at now: ContinuousClock.Instant) -> Bool {
+    let kind = String(text.filter { !$0.isNumber })
+    if kind == lastKind, let lastShown, now - lastShown < interval { return false }
+    lastKind = kind
+    lastShown = now
+    return true
   }
 }
