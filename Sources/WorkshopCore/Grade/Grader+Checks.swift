@@ -41,25 +41,12 @@ extension Grader {
     let waits = realWaits(in: chapter)
     let outside = lines(in: chapter, matching: Self.outsidePatterns)
     var items: [CheckResult] = [
-      CheckResult(
-        id: Self.outsideItem.id, name: Self.outsideItem.name,
-        status: outside.isEmpty ? .passed : .failed,
-        issues: outside.isEmpty
-          ? []
-          : [
-            "A check learns everything it needs from the field, the clock and the server. Found:\n"
-              + outside.map { "  " + $0 }.joined(separator: "\n")
-          ]),
-      CheckResult(
-        id: Self.waitsItem.id, name: Self.waitsItem.name,
-        status: waits.isEmpty ? .passed : .failed,
-        issues: waits.isEmpty
-          ? []
-          : [
-            "A check must decide when things happen, not wait and hope. Found:\n"
-              + waits.map { "  " + $0 }.joined(separator: "\n")
-              + "\nUse the kit's TestClock (advance it after waitForSleepers) and await what you wait for."
-          ]),
+      Self.rule(
+        Self.outsideItem, found: outside,
+        why: "A check learns everything it needs from the field, the clock and the server."),
+      Self.rule(
+        Self.waitsItem, found: waits, why: "A check must decide when things happen, not wait and hope.",
+        advice: "Use the kit's TestClock (advance it after waitForSleepers) and await what you wait for."),
     ]
     let usable =
       plain.compileErrors.isEmpty && plain.crash == nil && plain.timeLimit == nil && !plain.checks.isEmpty
@@ -117,6 +104,17 @@ extension Grader {
   }
 
   // MARK: - What such a chapter is graded on
+
+  /// A rule's result: passed when nothing breaking it was found, else failed
+  /// with why the rule exists, each line found, and what to do instead.
+  static func rule(_ item: ExpectedCheck, found: [String], why: String, advice: String? = nil) -> CheckResult
+  {
+    guard !found.isEmpty else { return CheckResult(id: item.id, name: item.name, status: .passed) }
+    let lines = found.map { "  " + $0 }.joined(separator: "\n")
+    return CheckResult(
+      id: item.id, name: item.name, status: .failed,
+      issues: [why + " Found:\n" + lines + (advice.map { "\n" + $0 } ?? "")])
+  }
 
   /// The rule that checks learn only from the component.
   static let outsideItem = ExpectedCheck(id: "workshop.outside", name: "Checks only what the field does")
