@@ -10,7 +10,8 @@ private struct ClassFixture {
   var course: URL
   var submissions: URL
 
-  static let zipAvailable = Submission.executable("unzip") != nil && Submission.executable("zip") != nil
+  static let zipAvailable =
+    Subprocess.executable(named: "unzip") != nil && Subprocess.executable(named: "zip") != nil
 
   init() throws {
     course = try freshCopyOfFixture("workshop-class-fixture", of: "ClassWorkshop")
@@ -230,7 +231,8 @@ struct GradeTests {
   @Test(
     "Every junit.xml is valid against the JUnit schema",
     .enabled(
-      if: Submission.executable("xmllint") != nil, "xmllint is not installed (scripts/install-tools.sh)"))
+      if: Subprocess.executable(named: "xmllint") != nil,
+      "xmllint is not installed (scripts/install-tools.sh)"))
   func junitSchema() async throws {
     let fixture = try await graded.value.fixture
     let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

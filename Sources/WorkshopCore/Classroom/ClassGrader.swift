@@ -215,18 +215,15 @@ public struct ClassGrader: Sendable {
     return grader
   }
 
-  /// Grades one submission in `slot`. `stale` holds the chapters the slot
-  /// holds code for that does not build: they get the starter back before
-  /// the next build, so one learner's broken chapter costs the next nothing.
+  /// Grades one submission in `slot`. `stale` holds the chapters whose code
+  /// in the slot does not build or needs review: they get the starter back
+  /// before the next build, so one learner's broken chapter costs the next
+  /// nothing and flagged code is never built beside another's.
   private func gradeOne(
     _ path: String, name: String, in slot: GradingCopy, job: Int, hidden: [String], items: Items,
     cache: borrowing Mutex<[String: ChapterReport]>, stale: inout Set<Int>
   ) -> SubmissionGrade {
     let start = ContinuousClock.now
-    func seconds() -> Double {
-      let elapsed = ContinuousClock.now - start
-      return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
     var grade = SubmissionGrade(
       name: name, source: path, reports: [], notGraded: nil, ignored: [], flags: [], seconds: 0, reused: 0)
     do {
@@ -286,7 +283,7 @@ public struct ClassGrader: Sendable {
       // Whatever the slot holds now may not build: start the next one clean.
       stale = Set(course.curriculum.chapters.map(\.number))
     }
-    grade.seconds = seconds()
+    grade.seconds = (ContinuousClock.now - start).inSeconds
     return grade
   }
 

@@ -62,7 +62,7 @@ extension Submission {
   /// is bounded in size, and the whole in time.
   static func unpack(_ archive: URL, _ kind: ArchiveKind, sandbox: Sandbox?) throws -> URL {
     let tool = kind.tool
-    guard let executable = Self.executable(tool.name) else {
+    guard let executable = Subprocess.executable(named: tool.name) else {
       throw Problem(
         description:
           "cannot open \(archive.lastPathComponent): \(tool.name) is not installed (install the \(tool.package) package), or unpack it and grade the folder"
@@ -111,7 +111,7 @@ extension Submission {
     var files = 0
     switch kind {
     case .zip:
-      guard let unzip = executable("unzip") else { return }
+      guard let unzip = Subprocess.executable(named: "unzip") else { return }
       // `unzip -l`: a line per file, "  size  date time   name".
       let listing = try Subprocess.run(unzip, ["-l", archive.path], timeout: unpackTimeLimit)
       for line in listing.standardOutput.split(separator: "\n") where line.hasSuffix(".swift") {
@@ -120,7 +120,7 @@ extension Submission {
         files += 1
       }
     case .tarGzip:
-      guard let tar = executable("tar") else { return }
+      guard let tar = Subprocess.executable(named: "tar") else { return }
       // `tar -tvzf`: "mode owner/group size date time name" (GNU), "mode
       // links owner group size month day time name" (bsdtar): the size is
       // the first field that is a number after the owner.
@@ -141,14 +141,6 @@ extension Submission {
         description:
           "\(archive.lastPathComponent) holds \(files) Swift file\(files == 1 ? "" : "s"), \(bytes >> 20) MB: more than any workshop (at most \(archiveLimits.bytes >> 20) MB and \(archiveLimits.files) files); not unpacked"
       )
-    }
-  }
-
-  static func executable(_ name: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return (path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]).map { "\($0)/\(name)" }.first
-    {
-      FileManager.default.isExecutableFile(atPath: $0)
     }
   }
 }

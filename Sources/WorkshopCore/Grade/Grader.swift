@@ -226,9 +226,8 @@ public struct Grader: Sendable {
           .notRun
         )
       }
-      let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
       let alone = runner.run(
-        filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: seconds)
+        filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: left.inSeconds)
       if alone.isComplete {
         var checked = result(of: check, in: alone.summary, otherwise: "the run never reported this check")
         // Alone, an issue recorded outside any check is this check's, and

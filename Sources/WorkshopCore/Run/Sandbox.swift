@@ -39,8 +39,9 @@ public struct Sandbox: Sendable, Equatable {
   public static let current: Sandbox? = {
     #if os(Linux)
       if ProcessInfo.processInfo.environment["WORKSHOP_NO_SANDBOX"] == "1" { return nil }
-      guard let bubblewrap = findExecutable("bwrap"), findExecutable("prlimit") != nil,
-        findExecutable("setpriv") != nil
+      guard let bubblewrap = Subprocess.executable(named: "bwrap"),
+        Subprocess.executable(named: "prlimit") != nil,
+        Subprocess.executable(named: "setpriv") != nil
       else { return nil }
       // bubblewrap can be installed where it may not create namespaces
       // (some containers): use it only if it works.
@@ -210,11 +211,4 @@ public struct Sandbox: Sendable, Equatable {
     let outcome = try? Subprocess.run("ps", ["-U", "\(getuid())", "-o", "pid="], timeout: 30)
     return outcome.map { $0.standardOutput.split(separator: "\n").count } ?? 0
   }()
-
-  private static func findExecutable(_ name: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").map { "\($0)/\(name)" }.first {
-      FileManager.default.isExecutableFile(atPath: $0)
-    }
-  }
 }
