@@ -100,52 +100,55 @@ public struct Builder: Sendable {
   /// or empty folder, a source file in another language, an entry point.
   func precheck() -> [Int: [String]] {
     var broken: [Int: [String]] = [:]
-    let files = FileManager.default
     for chapter in workspace.curriculum.chapters where !leftOut.contains(chapter.number) {
-      let folder = workspace.codeFolder(chapter, variant)
-      var isFolder: ObjCBool = false
-      guard files.fileExists(atPath: workspace.url(folder).path, isDirectory: &isFolder), isFolder.boolValue
-      else {
-        broken[chapter.number] = [
-          "\(folder) is missing. Restore it (git checkout -- \(folder)) or copy the chapter back."
-        ]
-        continue
-      }
-      let names = (files.enumerator(atPath: workspace.url(folder).path)?.allObjects as? [String]) ?? []
-      let swift = names.filter { $0.hasSuffix(".swift") }
-      var problems: [String] = []
-      if swift.isEmpty {
-        problems.append("\(folder) has no Swift files. Restore them (git checkout -- \(folder)).")
-      }
-      for name in names.sorted() {
-        let ext = (name as NSString).pathExtension.lowercased()
-        if Self.otherLanguages.contains(ext) {
-          problems.append(
-            "\(folder)/\(name) is a .\(ext) file: a chapter holds Swift only. Move it out of the chapter's folder."
-          )
-        }
-        if (name as NSString).lastPathComponent == "main.swift" {
-          problems.append(
-            "\(folder)/\(name): a chapter is a library, so it cannot have main.swift. Rename the file.")
-        }
-      }
-      for name in swift.sorted() {
-        let text = (try? String(contentsOf: workspace.url(folder + "/" + name), encoding: .utf8)) ?? ""
-        // A chapter whose checks the learner writes is a test target.
-        if !chapter.writesChecks, let line = Self.line(in: text, matching: Self.testingImport) {
-          problems.append(
-            "\(folder)/\(name):\(line): a chapter is app code and cannot import a testing library. Remove the import."
-          )
-        }
-        if let line = Self.entryPointLine(in: text) {
-          problems.append(
-            "\(folder)/\(name):\(line): @main: a chapter is a library and the checks are its entry point. Remove @main."
-          )
-        }
-      }
-      if !problems.isEmpty { broken[chapter.number] = problems }
+      broken[chapter.number] = precheck(only: chapter)
     }
     return broken
+  }
+
+  /// Why `chapter` cannot be built, found without SwiftPM; nil when nothing is wrong.
+  func precheck(only chapter: Curriculum.Chapter) -> [String]? {
+    let files = FileManager.default
+    let folder = workspace.codeFolder(chapter, variant)
+    var isFolder: ObjCBool = false
+    guard files.fileExists(atPath: workspace.url(folder).path, isDirectory: &isFolder), isFolder.boolValue
+    else {
+      return ["\(folder) is missing. Restore it (swift run workshop reset \(chapter.paddedNumber))."]
+    }
+    let names = (files.enumerator(atPath: workspace.url(folder).path)?.allObjects as? [String]) ?? []
+    let swift = names.filter { $0.hasSuffix(".swift") }
+    var problems: [String] = []
+    if swift.isEmpty {
+      problems.append(
+        "\(folder) has no Swift files. Restore them (swift run workshop reset \(chapter.paddedNumber)).")
+    }
+    for name in names.sorted() {
+      let ext = (name as NSString).pathExtension.lowercased()
+      if Self.otherLanguages.contains(ext) {
+        problems.append(
+          "\(folder)/\(name) is a .\(ext) file: a chapter holds Swift only. Move it out of the chapter's folder."
+        )
+      }
+      if (name as NSString).lastPathComponent == "main.swift" {
+        problems.append(
+          "\(folder)/\(name): a chapter is a library, so it cannot have main.swift. Rename the file.")
+      }
+    }
+    for name in swift.sorted() {
+      let text = (try? String(contentsOf: workspace.url(folder + "/" + name), encoding: .utf8)) ?? ""
+      // A chapter whose checks the learner writes is a test target.
+      if !chapter.writesChecks, let line = Self.line(in: text, matching: Self.testingImport) {
+        problems.append(
+          "\(folder)/\(name):\(line): a chapter is app code and cannot import a testing library. Remove the import."
+        )
+      }
+      if let line = Self.entryPointLine(in: text) {
+        problems.append(
+          "\(folder)/\(name):\(line): @main: a chapter is a library and the checks are its entry point. Remove @main."
+        )
+      }
+    }
+    return problems.isEmpty ? nil : problems
   }
 
   /// Source files SwiftPM would compile as another language.
@@ -291,7 +294,7 @@ public struct Builder: Sendable {
 
   /// What the last complete build was built from.
   private var recordFile: URL {
-    scratchPath.appendingPathComponent("workshop-inputs.json")
+    scratchPath.appendingPathComponent(Fingerprint.Record.fileName)
   }
 
   /// The last `[12/40]` step in SwiftPM's output.

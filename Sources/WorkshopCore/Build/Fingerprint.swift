@@ -91,23 +91,11 @@ public enum Fingerprint {
     return modules
   }
 
-  /// A file's content hash (64-bit FNV-1a, hex); empty for an unreadable file.
-  static func hash(_ url: URL) -> String {
-    guard let data = try? Data(contentsOf: url) else { return "" }
-    return hash(data)
-  }
+  /// A file's content hash (see ``ContentHash``); empty for an unreadable file.
+  static func hash(_ url: URL) -> String { ContentHash.of(url) }
 
-  /// The 64-bit FNV-1a hash of `data`, in hex.
-  static func hash(_ data: Data) -> String {
-    var value: UInt64 = 0xcbf2_9ce4_8422_2325
-    data.withUnsafeBytes { bytes in
-      for byte in bytes {
-        value ^= UInt64(byte)
-        value &*= 0x0000_0100_0000_01b3
-      }
-    }
-    return String(value, radix: 16)
-  }
+  /// The content hash of `data` (see ``ContentHash``).
+  static func hash(_ data: Data) -> String { ContentHash.of(data) }
 
   /// The product as the file system describes it: a replaced or rewritten
   /// product no longer matches what the build recorded.
@@ -121,6 +109,8 @@ public enum Fingerprint {
 
   /// What the last complete build of a variant was built from.
   struct Record: Codable, Equatable {
+    /// Where a build's scratch folder keeps it.
+    static let fileName = "workshop-inputs.json"
     var files: [String: FileState]
     var product: String
     /// Whether every chapter was in the build.

@@ -2,10 +2,18 @@
 public enum Command: Equatable, Sendable {
   /// Grade every chapter and show progress (the default).
   case progress(Options)
-  /// Run one chapter's checks and explain each failure.
-  case check(chapter: String, Options)
-  /// Show the next hint for a chapter.
-  case hint(chapter: String, reset: Bool)
+  /// Run one chapter's checks and explain each failure; nil for the chapter
+  /// the learner is on.
+  case check(chapter: String?, Options)
+  /// Grade on every save, until the learner quits.
+  case watch(chapter: String?, Options)
+  /// Show the next hint for a chapter (nil: the chapter the learner is on).
+  case hint(chapter: String?, reset: Bool)
+  /// Put a chapter's files (or every chapter's) back as the course shipped
+  /// them, after backing them up.
+  case reset(chapter: String?, all: Bool)
+  /// Show a chapter's reference solution beside the learner's code.
+  case solution(chapter: String?, force: Bool)
   /// Check the course itself.
   case verify(repeatCount: Int, fixesOf: String?, Options)
   /// Grade a class's submissions against the pristine checks.
@@ -23,10 +31,15 @@ public enum Command: Equatable, Sendable {
     public var solutions = false
     /// The hard time limit for one chapter's grading, in seconds.
     public var timeLimit: Double = Grader.defaultTimeLimit
+    /// `verify`: first record `Chapters/` as the starters the course ships.
+    public var recordStarters = false
 
-    public init(solutions: Bool = false, timeLimit: Double = Grader.defaultTimeLimit) {
+    public init(
+      solutions: Bool = false, timeLimit: Double = Grader.defaultTimeLimit, recordStarters: Bool = false
+    ) {
       self.solutions = solutions
       self.timeLimit = timeLimit
+      self.recordStarters = recordStarters
     }
   }
 
@@ -92,6 +105,8 @@ public enum CommandLineSpec {
     var isDefault = false
     /// Whether the positional argument may be given more than once.
     var repeats = false
+    /// What the subcommand does without its argument, if it may be left out.
+    var withoutArgument: String?
   }
 
   /// Where `grade` writes its reports unless told otherwise.
@@ -114,6 +129,15 @@ public enum CommandLineSpec {
     name: "--fixes", value: "chapter",
     help: "Check only this chapter's wrong and right fixes (Mutations/), or every chapter's with 'all'.")
   static let chapter = (name: "chapter", help: "A number (4 or 04) or a name (DebouncedSearch).")
+  /// What a subcommand whose chapter is left out works on.
+  static let currentChapter = "the chapter you are on (the one you edited last that is not done)"
+  static let recordStarters = Option(
+    name: "--record-starters", value: nil,
+    help:
+      "First record the files in Chapters/ as the starters the course ships (curriculum.json's \"starter\").")
+  static let all = Option(name: "--all", value: nil, help: "Reset every chapter.")
+  static let force = Option(
+    name: "--force", value: nil, help: "Show the solution even though the chapter is not done yet.")
   static let reportDirectory = Option(
     name: "--report-dir", value: "dir",
     help: "Where to write each submission's results.json and junit.xml, and class.csv and summary.md.",
@@ -140,13 +164,43 @@ public enum CommandLineSpec {
       name: "check", argument: chapter, summary: "Run one chapter's checks and explain every failure.",
       discussion: """
         A failing check shows what was expected, what happened, and the events
-        recorded while it ran. Exits 1 while any check fails.
+        recorded while it ran. Exits 1 while any check fails. Without a
+        chapter, checks \(currentChapter).
         """,
-      options: [solutions, timeout]),
+      options: [solutions, timeout], withoutArgument: currentChapter),
+    Subcommand(
+      name: "watch", argument: chapter, summary: "Grade on every save, until you press q.",
+      discussion: """
+        Grades every chapter, then again each time you save a file in Chapters/:
+        the chapter you saved last in full, the others in one line. A save that
+        does not compile shows the compiler's error; a save while grading runs
+        is graded right after it. Quit with q or Ctrl-C.
+        """,
+      options: [solutions, timeout], withoutArgument: currentChapter),
     Subcommand(
       name: "hint", argument: chapter, summary: "Show the next hint for a chapter.",
-      discussion: "Each call shows one more hint, from a nudge to nearly the answer.",
-      options: [reset]),
+      discussion: """
+        Each call shows one more hint, from a nudge to nearly the answer. In a
+        chapter with several exercises, the hints are for the first exercise
+        whose checks still fail. Without a chapter, hints for \(currentChapter).
+        """,
+      options: [reset], withoutArgument: currentChapter),
+    Subcommand(
+      name: "solution", argument: chapter, summary: "Compare your code with the reference solution.",
+      discussion: """
+        Once a chapter is done, shows how the reference solution differs from
+        your files, with its comments on each fix. Before that, says how many
+        checks are left and offers a hint instead.
+        """,
+      options: [force], withoutArgument: currentChapter),
+    Subcommand(
+      name: "reset", argument: chapter, summary: "Start a chapter again from its starter code.",
+      discussion: """
+        Puts the chapter's files back as the course shipped them, even if you
+        committed your changes. Your files are first copied to
+        .workshop/backups/<chapter>/<time>/, and the command says where.
+        """,
+      options: [all]),
     Subcommand(
       name: "verify", summary: "Check the course itself (solutions, starters, tooling).",
       discussion: """
@@ -157,7 +211,7 @@ public enum CommandLineSpec {
         that the test kit's and the runner's own tests pass. Ends with
         'N passed, M failed' and exits 1 if anything failed.
         """,
-      options: [repeatCount, fixes, timeout]),
+      options: [repeatCount, fixes, timeout, recordStarters]),
     Subcommand(
       name: "grade",
       argument: (
@@ -185,7 +239,10 @@ public enum CommandLineSpec {
 
   /// Every option any subcommand takes.
   static var allOptions: [Option] {
-    [solutions, timeout, reset, repeatCount, fixes, reportDirectory, jobs, unsandboxed]
+    [
+      solutions, timeout, reset, repeatCount, fixes, reportDirectory, jobs, unsandboxed, all, force,
+      recordStarters,
+    ]
   }
 
   static func subcommand(_ name: String) -> Subcommand? {
@@ -283,6 +340,7 @@ extension Command {
     }
     var options = Options()
     options.solutions = values["--solutions"] != nil
+    options.recordStarters = values["--record-starters"] != nil
     if let text = values["--timeout"] {
       guard let seconds = Double(text), seconds >= 1, seconds <= 3600 else {
         throw UsageError(message: "'--timeout' takes a number of seconds from 1 to 3600, not '\(text)'")
@@ -314,7 +372,9 @@ extension Command {
       throw UsageError(
         message: "unexpected argument '\(rest[subcommand.argument == nil ? 0 : 1])'", subcommand: name)
     }
-    if let argument = subcommand.argument, rest.isEmpty, name != "help" {
+    if let argument = subcommand.argument, rest.isEmpty, subcommand.withoutArgument == nil, name != "help",
+      !(name == "reset" && values["--all"] != nil)
+    {
       throw UsageError(
         message:
           "'\(name)' needs a \(argument.name), for example '\(name) \(name == "grade" ? "submissions/*" : "04")'",
@@ -323,8 +383,15 @@ extension Command {
 
     switch name {
     case "progress": return .progress(options)
-    case "check": return .check(chapter: rest[0], options)
-    case "hint": return .hint(chapter: rest[0], reset: values["--reset"] != nil)
+    case "check": return .check(chapter: rest.first, options)
+    case "watch": return .watch(chapter: rest.first, options)
+    case "hint": return .hint(chapter: rest.first, reset: values["--reset"] != nil)
+    case "solution": return .solution(chapter: rest.first, force: values["--force"] != nil)
+    case "reset":
+      if values["--all"] != nil, let chapter = rest.first {
+        throw UsageError(message: "give a chapter or '--all', not both ('\(chapter)')", subcommand: name)
+      }
+      return .reset(chapter: rest.first, all: values["--all"] != nil)
     case "verify": return .verify(repeatCount: repeatCount, fixesOf: values["--fixes"], options)
     case "grade":
       return .grade(

@@ -23,7 +23,7 @@ public enum Help {
     for subcommand in CommandLineSpec.subcommands where subcommand.name != "help" {
       let name =
         subcommand.name
-        + (subcommand.argument.map { " <\($0.name)>" + (subcommand.repeats ? " ..." : "") } ?? "")
+        + (subcommand.argument.map { " " + argumentUsage($0.name, subcommand) } ?? "")
         + (subcommand.isDefault ? " (default)" : "")
       lines.append(row(name, subcommand.summary))
     }
@@ -39,7 +39,8 @@ public enum Help {
     if !subcommand.discussion.isEmpty { lines += ["", subcommand.discussion] }
     lines += ["", "USAGE: " + usageLine(subcommand)]
     if let argument = subcommand.argument {
-      lines += ["", "ARGUMENTS:", row("<\(argument.name)>", argument.help)]
+      let help = argument.help + (subcommand.withoutArgument.map { " Leave it out for \($0)." } ?? "")
+      lines += ["", "ARGUMENTS:", row("<\(argument.name)>", help)]
     }
     lines += ["", "OPTIONS:"]
     lines += subcommand.options.map(optionLine)
@@ -57,15 +58,17 @@ public enum Help {
 
   private static func usageLine(_ subcommand: CommandLineSpec.Subcommand) -> String {
     var parts = ["workshop", subcommand.isDefault ? "[\(subcommand.name)]" : subcommand.name]
-    if let argument = subcommand.argument {
-      parts.append(
-        subcommand.name == "help"
-          ? "[<\(argument.name)>]" : "<\(argument.name)>" + (subcommand.repeats ? " ..." : ""))
-    }
+    if let argument = subcommand.argument { parts.append(argumentUsage(argument.name, subcommand)) }
     for option in subcommand.options {
       parts.append("[" + option.name + (option.value.map { " <\($0)>" } ?? "") + "]")
     }
     return parts.joined(separator: " ")
+  }
+
+  /// `<chapter>`, `[<chapter>]` when it may be left out, `<submission> ...` when repeated.
+  private static func argumentUsage(_ name: String, _ subcommand: CommandLineSpec.Subcommand) -> String {
+    let optional = subcommand.withoutArgument != nil || subcommand.name == "help"
+    return (optional ? "[<\(name)>]" : "<\(name)>") + (subcommand.repeats ? " ..." : "")
   }
 
   private static func optionLine(_ option: CommandLineSpec.Option) -> String {

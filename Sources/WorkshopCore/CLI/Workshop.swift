@@ -138,9 +138,23 @@ public struct Workshop {
     case .check(let query, let options):
       guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
       return check(chapter, workspace, options)
+    case .watch(let query, let options):
+      var chapter: Curriculum.Chapter?
+      if let query {
+        guard let found = resolve(query, in: workspace) else { return ExitCode.usage }
+        chapter = found
+      }
+      return watch(chapter, workspace, options)
     case .hint(let query, let reset):
       guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
       return hint(chapter, workspace, reset: reset)
+    case .reset(let query, let all):
+      if all { return reset(workspace.curriculum.chapters, workspace) }
+      guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
+      return reset([chapter], workspace)
+    case .solution(let query, let force):
+      guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
+      return solution(chapter, workspace, force: force)
     case .verify(let repeatCount, let fixesOf, let options):
       return verify(workspace, repeatCount: repeatCount, fixesOf: fixesOf, options)
     case .grade(let submissions, let options):
@@ -229,6 +243,19 @@ public struct Workshop {
   private func verify(
     _ workspace: Workspace, repeatCount: Int, fixesOf query: String?, _ options: Command.Options
   ) -> Int32 {
+    var workspace = workspace
+    if options.recordStarters {
+      do {
+        try Starters(workspace: workspace).record()
+        workspace = try Workspace.locate(from: workspace.root)
+        try workspace.syncDigest()
+        console.out(
+          "Recorded Chapters/ as the shipped starters in curriculum.json; commit it with Package.swift.")
+      } catch {
+        console.err("error: cannot record the starters: \(error)")
+        return ExitCode.failure
+      }
+    }
     var only: [Curriculum.Chapter]?
     if query == "all" {
       only = workspace.curriculum.chapters
@@ -252,7 +279,15 @@ public struct Workshop {
 
   // MARK: - Helpers
 
-  private func resolve(_ query: String, in workspace: Workspace) -> Curriculum.Chapter? {
+  /// The chapter `query` names; without a query, the chapter the learner is on.
+  func resolve(_ query: String?, in workspace: Workspace) -> Curriculum.Chapter? {
+    guard let query else {
+      let chapter = Whereabouts(workspace: workspace).current()
+      if let chapter {
+        console.err(style.dim("Chapter \(chapter.paddedNumber), \(chapter.title): the chapter you are on."))
+      }
+      return chapter
+    }
     if let chapter = workspace.curriculum.chapter(matching: query) { return chapter }
     var message = "error: no chapter '\(query)'."
     if let number = Int(query), (1...13).contains(number) {
@@ -265,9 +300,10 @@ public struct Workshop {
     return nil
   }
 
-  private func grade(_ workspace: Workspace, _ options: Command.Options, chapters: [Curriculum.Chapter]?)
+  func grade(_ workspace: Workspace, _ options: Command.Options, chapters: [Curriculum.Chapter]?)
     -> [ChapterReport]?
   {
+    if !options.solutions { Starters(workspace: workspace).remember() }
     do {
       if try workspace.syncDigest() {
         console.err(style.dim("note: curriculum.json changed; updated the digest line in Package.swift."))
@@ -279,9 +315,13 @@ public struct Workshop {
       workspace: workspace, variant: options.solutions ? .solutions : .chapters,
       timeLimit: options.timeLimit, progress: console.status)
     do {
-      let reports = try grader.grade(chapters)
+      var reports = try grader.grade(chapters)
       console.clearStatus()
       if grader.sandbox == nil { console.err(style.dim("note: " + Sandbox.unavailableNote)) }
+      if !options.solutions {
+        reports = KnownChecks(workspace: workspace).fill(reports)
+        Whereabouts(workspace: workspace).remember(reports)
+      }
       return reports
     } catch {
       console.clearStatus()

@@ -45,12 +45,16 @@ public struct Curriculum: Codable, Sendable, Equatable {
     /// What each of the chapter's checks is worth in a class's grades
     /// (`workshop grade`); 1 unless `curriculum.json` says otherwise.
     public var pointsPerCheck: Double
+    /// The chapter's files as the course ships them: the content hash of each
+    /// file in its `Chapters/` folder, by name (see ``Starters``).
+    public var starter: [String: String]
 
     public init(
       number: Int, name: String, title: String, summary: String, files: [String],
       hints: [String], starterFails: [String], raceChecked: Bool = false, starterRaces: [String] = [],
-      component: String? = nil, pointsPerCheck: Double = 1
+      component: String? = nil, pointsPerCheck: Double = 1, starter: [String: String] = [:]
     ) {
+      self.starter = starter
       self.component = component
       self.pointsPerCheck = pointsPerCheck
       self.number = number
@@ -66,7 +70,7 @@ public struct Curriculum: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
       case number, name, title, summary, files, hints, starterFails, raceChecked, starterRaces, component
-      case pointsPerCheck
+      case pointsPerCheck, starter
     }
 
     public init(from decoder: any Decoder) throws {
@@ -82,7 +86,8 @@ public struct Curriculum: Codable, Sendable, Equatable {
         raceChecked: try container.decodeIfPresent(Bool.self, forKey: .raceChecked) ?? false,
         starterRaces: try container.decodeIfPresent([String].self, forKey: .starterRaces) ?? [],
         component: try container.decodeIfPresent(String.self, forKey: .component),
-        pointsPerCheck: try container.decodeIfPresent(Double.self, forKey: .pointsPerCheck) ?? 1)
+        pointsPerCheck: try container.decodeIfPresent(Double.self, forKey: .pointsPerCheck) ?? 1,
+        starter: try container.decodeIfPresent([String: String].self, forKey: .starter) ?? [:])
     }
 
     /// The two-digit number, as in folder names: `04`.

@@ -131,13 +131,14 @@ public struct Grader: Sendable {
   /// Grades `chapters` from an existing build, each in processes of its own.
   ///
   /// `raceBuild`, when given, is the up-to-date ThreadSanitizer build to use
-  /// instead of asking SwiftPM again (for runs repeated from one build).
+  /// instead of asking SwiftPM again (for runs repeated from one build);
+  /// `expected`, the checks the build holds, when the caller knows them
+  /// (`watch`, after an edit that did not touch them).
   public func run(
-    _ chapters: [Curriculum.Chapter], build: Build, raceBuild: Build? = nil
+    _ chapters: [Curriculum.Chapter], build: Build, raceBuild: Build? = nil, expected: [ExpectedCheck]? = nil
   ) throws -> [ChapterReport] {
     let course = Fingerprint.ofCourse(workspace)
-    let expected = try TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox)
-      .listChecks()
+    let expected = try expected ?? listChecks(build)
     let finished = Mutex(0)
     let pending = chapters.filter { build.brokenChapters[$0.number] == nil }
     let reports = concurrentMap(chapters, width: Self.parallelChapters) { chapter in
@@ -182,6 +183,11 @@ public struct Grader: Sendable {
     return reports.indices.map { index in
       reports[index].chapter.writesChecks ? both[1][index] : both[0][index]
     }
+  }
+
+  /// Every check `build` holds, listed without running any.
+  public func listChecks(_ build: Build) throws -> [ExpectedCheck] {
+    try TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox).listChecks()
   }
 
   /// Grades one chapter whose build holds `checks`.

@@ -193,6 +193,15 @@ public struct Verifier {
     } catch {
       tally.item(false, "Package.swift's curriculum digest can be read", ["\(error)"])
     }
+    let unrecorded = Starters(workspace: workspace).unrecorded()
+    tally.item(
+      unrecorded.isEmpty, "curriculum.json records the starters as Chapters/ holds them (for reset)",
+      unrecorded.isEmpty
+        ? []
+        : [
+          "differ: " + unrecorded.map(\.paddedNumber).joined(separator: ", "),
+          "if Chapters/ is what the course ships, run 'swift run workshop verify --record-starters' and commit curriculum.json",
+        ])
     for chapter in workspace.curriculum.chapters {
       var problems: [String] = []
       let starterFolder = workspace.codeFolder(chapter, .chapters)

@@ -32,7 +32,7 @@ public struct Report: Sendable {
       let checks = report.checks.isEmpty ? "–" : "\(report.passed)/\(report.checks.count)"
       lines.append(
         "  " + pad(report.chapter.paddedNumber, 4) + pad(report.chapter.title, titleWidth + 2)
-          + pad(checks, 9) + state(report.state) + raceNote(report))
+          + pad(checks, 9) + state(report) + raceNote(report))
     }
     let done = reports.filter { $0.state == .done }.count
     let passed = reports.reduce(0) { $0 + $1.passed }
@@ -45,9 +45,36 @@ public struct Report: Sendable {
     return lines.joined(separator: "\n")
   }
 
-  /// The "Next:" paragraph: the first chapter not done and what to do about it.
+  /// One line on every chapter but `focus`, for `watch`.
+  public func summaryLine(_ reports: [ChapterReport], besides focus: Curriculum.Chapter?) -> String {
+    let others = reports.filter { $0.chapter.number != focus?.number }
+    let done = others.filter { $0.state == .done }.count
+    let passed = reports.reduce(0) { $0 + $1.passed }
+    let total = reports.reduce(0) { $0 + $1.checks.count }
+    var line =
+      (focus == nil ? "Chapters" : "Other chapters") + ": \(done) of \(others.count) done · "
+      + "\(passed) of \(total) checks pass in all"
+    let broken = others.filter { $0.state == .doesNotCompile }
+    if !broken.isEmpty {
+      line +=
+        " · " + style.red("does not compile: ")
+        + broken.map { $0.chapter.paddedNumber + (errorLocation($0).map { " (\($0))" } ?? "") }
+        .joined(separator: ", ")
+    }
+    return line
+  }
+
+  /// `Chapters/05-TaskOwnership/FeedLoader.swift:12`: where the first
+  /// compiler error of a chapter is.
+  func errorLocation(_ report: ChapterReport) -> String? {
+    guard let first = report.compileErrors.first, let error = Diagnostics.compilerErrors(in: first).first
+    else { return nil }
+    return "\(error.path):\(error.line)"
+  }
+
+  /// The "Next:" paragraph: the chapter the learner is on and what to do about it.
   public func next(_ reports: [ChapterReport]) -> String {
-    guard let report = reports.first(where: { $0.state != .done }) else {
+    guard let report = Whereabouts(workspace: workspace).current(reports) else {
       return style.green("Every chapter is done. Well played!")
         + " Compare your code with Solutions/, or read the slides in Slides/ again."
     }
@@ -84,7 +111,8 @@ public struct Report: Sendable {
   // MARK: - One chapter (`workshop check`)
 
   /// Every check of one chapter; failing ones with what was expected and what happened.
-  public func chapterDetail(_ report: ChapterReport) -> String {
+  public func chapterDetail(_ report: ChapterReport, watching: Bool = false) -> String {
+    let again = watching ? "save" : "run " + workshop("check \(report.chapter.paddedNumber)") + " again"
     let chapter = report.chapter
     var lines = [
       style.bold("Chapter \(chapter.paddedNumber) · \(chapter.title)")
@@ -96,8 +124,7 @@ public struct Report: Sendable {
       for error in report.compileErrors { lines += indent(error, by: 2) }
       lines.append("")
       lines.append(
-        "Fix the error above in \(style.cyan(workspace.exerciseFiles(chapter, in: variant))), then run "
-          + workshop("check \(chapter.paddedNumber)") + " again.")
+        "Fix the error above in \(style.cyan(workspace.exerciseFiles(chapter, in: variant))), then \(again).")
       return lines.joined(separator: "\n")
     }
     for check in report.checks {
@@ -139,14 +166,15 @@ public struct Report: Sendable {
     lines.append("\(report.passed) of \(report.checks.count) checks pass.")
     if report.state == .done {
       lines.append(
-        style.green("Chapter \(chapter.paddedNumber) is done!")
-          + " Run " + workshop("") + " to see what is next.")
+        style.green("Chapter \(chapter.paddedNumber) is done!") + " Compare with the reference: "
+          + workshop("solution \(chapter.paddedNumber)") + ". Then run " + workshop("")
+          + " to see what is next.")
     } else if variant == .solutions {
       lines.append(
         "The reference solution fails: fix \(style.cyan(workspace.exerciseFiles(chapter, in: variant))).")
     } else {
       lines.append(
-        "Edit \(style.cyan(workspace.exerciseFiles(chapter, in: variant))) and run this again. Stuck? "
+        "Edit \(style.cyan(workspace.exerciseFiles(chapter, in: variant))) and \(watching ? "save" : "run this again"). Stuck? "
           + workshop("hint \(chapter.paddedNumber)"))
     }
     return lines.joined(separator: "\n")
@@ -170,13 +198,16 @@ public struct Report: Sendable {
     return (text, verdict.events, location)
   }
 
-  private func state(_ state: ChapterReport.State) -> String {
+  private func state(_ report: ChapterReport) -> String {
+    let state = report.state
     switch state {
-    case .done: style.green("done ✓")
-    case .inProgress: style.yellow("in progress")
-    case .notStarted: "not started"
-    case .doesNotCompile, .crashed, .timedOut, .noChecks, .raceCheckNotRun, .notHandedIn:
-      style.red(state.rawValue)
+    case .done: return style.green("done ✓")
+    case .inProgress: return style.yellow("in progress")
+    case .notStarted: return "not started"
+    case .doesNotCompile:
+      return style.red(state.rawValue) + (errorLocation(report).map { ": " + style.cyan($0) } ?? "")
+    case .crashed, .timedOut, .noChecks, .raceCheckNotRun, .notHandedIn:
+      return style.red(state.rawValue)
     }
   }
 

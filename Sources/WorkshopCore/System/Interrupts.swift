@@ -28,19 +28,37 @@ public enum Interrupts {
     while isStopping { sleep(60) }
   }
 
+  /// Work to undo before the runner exits on a signal or a quit (a terminal
+  /// left in raw mode, for example).
+  private static let cleanups = Mutex<[@Sendable () -> Void]>([])
+
+  /// Runs `cleanup` when the runner stops for a signal or ``quit()``.
+  public static func onStop(_ cleanup: @escaping @Sendable () -> Void) {
+    cleanups.withLock { $0.append(cleanup) }
+  }
+
+  /// Ends the runner now, as a signal would, but with exit status 0: `watch`
+  /// when the learner presses `q`.
+  public static func quit() -> Never {
+    stop(signal: SIGTERM, status: 0)
+  }
+
+  private static func stop(signal signalNumber: Int32, status: Int32) -> Never {
+    received.store(signalNumber, ordering: .releasing)
+    Subprocess.killAll()
+    TemporaryFolder.shared.remove()
+    for cleanup in cleanups.withLock({ $0 }) { cleanup() }
+    // Erase a half-drawn status line on a terminal.
+    if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    exit(status)
+  }
+
   /// Installs the handlers; call once, before starting any process.
   public static func install() {
     for signalNumber in [SIGINT, SIGTERM] {
       signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-      source.setEventHandler {
-        received.store(signalNumber, ordering: .releasing)
-        Subprocess.killAll()
-        TemporaryFolder.shared.remove()
-        // Erase a half-drawn status line on a terminal.
-        if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        exit(128 + signalNumber)
-      }
+      source.setEventHandler { stop(signal: signalNumber, status: 128 + signalNumber) }
       source.resume()
       sources.append(source)
     }

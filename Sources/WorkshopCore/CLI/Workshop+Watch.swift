@@ -1,0 +1,142 @@
+import Foundation
+import Synchronization
+
+/// `workshop watch`: grade on every save.
+extension Workshop {
+  func watch(_ given: Curriculum.Chapter?, _ workspace: Workspace, _ options: Command.Options) -> Int32 {
+    let variant: Variant = options.solutions ? .solutions : .chapters
+    let chapters = workspace.curriculum.chapters
+    let watcher = FileWatcher(
+      folders: chapters.map { ($0.number, workspace.url(workspace.codeFolder($0, variant)).path) })
+    let interactive = Keyboard.isInteractive && console.status != nil
+    var loop = WatchLoop(
+      workspace: workspace, variant: variant,
+      grader: Grader(
+        workspace: workspace, variant: variant, timeLimit: options.timeLimit, progress: console.status))
+
+    if variant == .chapters { Starters(workspace: workspace).remember() }
+    // Everything once, then what changes.
+    var seen = watcher.snapshot()
+    console.status?("Grading every chapter")
+    loop.gradeAll()
+    var focus = given ?? loop.current()
+    draw(loop, focus: focus, interactive: interactive, workspace: workspace, variant: variant)
+
+    let quitting = Atomic(false)
+    Keyboard.listen { key in
+      guard key == "q" || key == "Q" || key == "\u{04}" else { return }
+      quitting.store(true, ordering: .releasing)
+      Interrupts.quit()
+    }
+    while let changed = watcher.waitForChange(
+      since: &seen, shouldStop: { quitting.load(ordering: .acquiring) })
+    {
+      guard !changed.isEmpty else { continue }
+      focus = chapters.first { $0.number == changed.last } ?? focus
+      console.status?("Grading \(changed.map { String(format: "%02d", $0) }.joined(separator: ", "))")
+      loop.grade(chapters.filter { changed.contains($0.number) })
+      console.clearStatus()
+      draw(loop, focus: focus, interactive: interactive, workspace: workspace, variant: variant)
+    }
+    return ExitCode.success
+  }
+
+  /// The chapter in focus in full, a line on the rest, and how to stop.
+  private func draw(
+    _ loop: WatchLoop, focus: Curriculum.Chapter?, interactive: Bool, workspace: Workspace, variant: Variant
+  ) {
+    let report = Report(style: style, workspace: workspace, variant: variant)
+    var lines: [String] = []
+    if let error = loop.error {
+      lines += ["error: \(error)", ""]
+    }
+    if let focus, let shown = loop.reports[focus.number] {
+      lines.append(report.chapterDetail(shown, watching: true))
+      lines.append("")
+    }
+    let all = loop.workspace.curriculum.chapters.compactMap { loop.reports[$0.number] }
+    lines.append(report.summaryLine(all, besides: focus))
+    let took = loop.lastDuration.map { String(format: " · graded in %.1f s", $0.inSeconds) } ?? ""
+    lines.append(
+      style.dim(
+        "Watching \(variant.folder)/ for saves\(took) · "
+          + (interactive ? "press q to quit" : "Ctrl-C to stop")))
+    console.clearStatus()
+    // On a terminal the screen is redrawn; in a log each grading follows the last.
+    console.out((interactive ? "\u{1B}[H\u{1B}[2J" : "\n") + lines.joined(separator: "\n"))
+  }
+}
+
+/// What `watch` knows between saves: the last report of every chapter and
+/// the build they came from.
+struct WatchLoop {
+  var workspace: Workspace
+  var variant: Variant
+  var grader: Grader
+  /// The latest report of each chapter, by number.
+  var reports: [Int: ChapterReport] = [:]
+  /// The build the latest grading used; the next edit rebuilds on top of it.
+  var build: Build?
+  /// Why the last grading could not run, if it could not.
+  var error: String?
+  /// How long the last grading took.
+  var lastDuration: Duration?
+  /// The checks `build` holds, once listed.
+  var expected: [ExpectedCheck]?
+
+  /// Grades every chapter with SwiftPM.
+  mutating func gradeAll() {
+    grade(workspace.curriculum.chapters, quick: false)
+  }
+
+  /// Grades `chapters` after a save: one chapter's edit without SwiftPM when
+  /// the build plan allows it (see ``ChapterRebuild``), otherwise with it.
+  mutating func grade(_ chapters: [Curriculum.Chapter], quick: Bool = true) {
+    let start = ContinuousClock.now
+    defer { lastDuration = ContinuousClock.now - start }
+    error = nil
+    do {
+      var build: Build
+      if quick, chapters.count == 1, let last = self.build {
+        let rebuild = ChapterRebuild(
+          workspace: workspace, variant: variant, environment: Grader.childEnvironment)
+        switch rebuild.rebuild(chapters[0], after: last) {
+        case .built(let rebuilt, let checksRebuilt):
+          build = rebuilt
+          if checksRebuilt { expected = nil }
+        case .compileErrors(let errors):
+          record([ChapterReport(chapter: chapters[0], compileErrors: errors)])
+          return
+        case .unavailable:
+          build = try grader.build()
+          expected = nil
+        }
+      } else {
+        build = try grader.build()
+        expected = nil
+      }
+      if expected == nil { expected = try grader.listChecks(build) }
+      let graded = try grader.run(chapters, build: build, expected: expected)
+      record(graded)
+      self.build = build
+    } catch {
+      self.error = "\(error)"
+    }
+  }
+
+  /// Keeps the reports, and what they tell about the learner's progress.
+  private mutating func record(_ graded: [ChapterReport]) {
+    var graded = graded
+    if variant == .chapters {
+      graded = KnownChecks(workspace: workspace).fill(graded)
+      Whereabouts(workspace: workspace).remember(graded)
+    }
+    for report in graded { reports[report.chapter.number] = report }
+  }
+
+  /// The chapter the learner is on, from the last grading.
+  func current() -> Curriculum.Chapter? {
+    let all = workspace.curriculum.chapters.compactMap { reports[$0.number] }
+    return Whereabouts(workspace: workspace).current(all)?.chapter
+  }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Which chapter the learner is on: the one they edited last that is not
+/// done, else the first one not done.
+///
+/// Grading remembers which chapters were done, and for which code
+/// (`.workshop/done.json`), so that `check` and `hint` without a chapter know
+/// it without grading everything first.
+public struct Whereabouts: Sendable {
+  public var workspace: Workspace
+
+  public init(workspace: Workspace) {
+    self.workspace = workspace
+  }
+
+  private var file: URL { workspace.stateDirectory.appendingPathComponent("done.json") }
+
+  /// A name for a chapter's code as it is now.
+  func codeKey(_ chapter: Curriculum.Chapter) -> String {
+    let files = Starters(workspace: workspace).current(chapter).filter { $0.key.hasSuffix(".swift") }
+    return ContentHash.of(
+      Data(files.keys.sorted().map { "\($0)=\(files[$0]!)" }.joined(separator: "\n").utf8))
+  }
+
+  /// The chapters last graded done, by folder, with the code they were done with.
+  func load() -> [String: String] {
+    guard let data = try? Data(contentsOf: file),
+      let done = try? JSONDecoder().decode([String: String].self, from: data)
+    else { return [:] }
+    return done
+  }
+
+  /// Remembers which of the graded chapters are done.
+  public func remember(_ reports: [ChapterReport]) {
+    var done = load()
+    for report in reports {
+      done[report.chapter.folder] = report.state == .done ? codeKey(report.chapter) : nil
+    }
+    try? FileManager.default.createDirectory(at: workspace.stateDirectory, withIntermediateDirectories: true)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try? encoder.encode(done).write(to: file, options: .atomic)
+  }
+
+  /// Whether a chapter was last graded done with the code it has now.
+  public func isKnownDone(_ chapter: Curriculum.Chapter) -> Bool {
+    load()[chapter.folder] == codeKey(chapter)
+  }
+
+  /// The chapter the learner is on, from the reports of a grading of every chapter.
+  public func current(_ reports: [ChapterReport]) -> ChapterReport? {
+    let open = reports.filter { $0.state != .done }
+    let starters = Starters(workspace: workspace)
+    let edited = open.filter { starters.isEdited($0.chapter) }
+      .compactMap { report in starters.lastEdit(report.chapter).map { (report, $0) } }
+    return edited.max { $0.1 < $1.1 }?.0 ?? open.first
+  }
+
+  /// The chapter the learner is on, without grading: the one edited last
+  /// that was not graded done with its code as it is, else the first such one.
+  public func current() -> Curriculum.Chapter? {
+    let starters = Starters(workspace: workspace)
+    let open = workspace.curriculum.chapters.filter { !isKnownDone($0) }
+    let edited = open.filter { starters.isEdited($0) }.compactMap { chapter in
+      starters.lastEdit(chapter).map { (chapter, $0) }
+    }
+    return edited.max { $0.1 < $1.1 }?.0 ?? open.first ?? workspace.curriculum.chapters.last
+  }
+}
+
+/// The checks each chapter had when it last compiled (`.workshop/checks.json`),
+/// so that a chapter that does not compile still counts its checks, as
+/// failing, in the totals.
+public struct KnownChecks: Sendable {
+  public var workspace: Workspace
+
+  public init(workspace: Workspace) {
+    self.workspace = workspace
+  }
+
+  private var file: URL { workspace.stateDirectory.appendingPathComponent("checks.json") }
+
+  /// Remembers the checks of the chapters that ran, and gives the chapters
+  /// that did not compile their last known checks, none of them passing.
+  public func fill(_ reports: [ChapterReport]) -> [ChapterReport] {
+    var known =
+      (try? Data(contentsOf: file)).flatMap {
+        try? JSONDecoder().decode([String: [ExpectedCheck]].self, from: $0)
+      }
+      ?? [:]
+    var changed = false
+    let filled = reports.map { report in
+      var report = report
+      if !report.compileErrors.isEmpty, report.checks.isEmpty, let checks = known[report.chapter.folder] {
+        report.checks = checks.map {
+          CheckResult(
+            id: $0.id, name: $0.name, status: .interrupted, issues: ["Not run: the chapter does not compile."]
+          )
+        }
+      } else if report.compileErrors.isEmpty, !report.checks.isEmpty {
+        let checks = report.checks.map { ExpectedCheck(id: $0.id, name: $0.name) }
+        if known[report.chapter.folder] != checks {
+          known[report.chapter.folder] = checks
+          changed = true
+        }
+      }
+      return report
+    }
+    if changed {
+      try? FileManager.default.createDirectory(
+        at: workspace.stateDirectory, withIntermediateDirectories: true)
+      try? JSONEncoder().encode(known).write(to: file, options: .atomic)
+    }
+    return filled
+  }
+}
