@@ -27,6 +27,23 @@ struct CommandTests {
     #expect(try Command.parse(["hint", "06", "--reset"]) == .hint(chapter: "06", reset: true))
   }
 
+  @Test("check, watch, hint and solution without a chapter mean the chapter the learner is on")
+  func currentChapter() throws {
+    #expect(try Command.parse(["check"]) == .check(chapter: nil, .init()))
+    #expect(try Command.parse(["watch"]) == .watch(chapter: nil, .init()))
+    #expect(
+      try Command.parse(["watch", "04", "--timeout", "5"]) == .watch(chapter: "04", .init(timeLimit: 5)))
+    #expect(try Command.parse(["hint"]) == .hint(chapter: nil, reset: false))
+    #expect(try Command.parse(["solution"]) == .solution(chapter: nil, force: false))
+    #expect(try Command.parse(["solution", "04", "--force"]) == .solution(chapter: "04", force: true))
+  }
+
+  @Test("reset takes a chapter or --all")
+  func reset() throws {
+    #expect(try Command.parse(["reset", "04"]) == .reset(chapter: "04", all: false))
+    #expect(try Command.parse(["reset", "--all"]) == .reset(chapter: nil, all: true))
+  }
+
   @Test("verify takes --repeat")
   func verify() throws {
     #expect(try Command.parse(["verify"]) == .verify(repeatCount: 1, fixesOf: nil, .init()))
@@ -65,7 +82,9 @@ struct CommandTests {
     arguments: [
       (["chek", "04"], "unknown subcommand 'chek'. Did you mean 'check'?"),
       (["04"], "unknown subcommand '04'. Did you mean 'check 04'?"),
-      (["check"], "'check' needs a chapter, for example 'check 04'"),
+      (["reset"], "'reset' needs a chapter, for example 'reset 04'"),
+      (["reset", "04", "--all"], "give a chapter or '--all', not both ('04')"),
+      (["solution", "04", "--all"], "'--all' does not apply to 'solution' (only to 'reset')"),
       (["check", "04", "06"], "unexpected argument '06'"),
       (["--bogus"], "unknown option '--bogus'"),
       (["verify", "--repeat", "0"], "'--repeat' takes a whole number from 1 to 1000, not '0'"),
@@ -76,13 +95,13 @@ struct CommandTests {
       ),
       (
         ["hint", "04", "--solutions"],
-        "'--solutions' does not apply to 'hint' (only to 'progress' and 'check')"
+        "'--solutions' does not apply to 'hint' (only to 'progress', 'check' and 'watch')"
       ),
       (["progress", "--repeat", "3"], "'--repeat' does not apply to 'progress' (only to 'verify')"),
       (["list", "--reset"], "'--reset' does not apply to 'list' (only to 'hint')"),
       (
         ["list", "--timeout", "5"],
-        "'--timeout' does not apply to 'list' (only to 'progress', 'check', 'verify' and 'grade')"
+        "'--timeout' does not apply to 'list' (only to 'progress', 'check', 'watch', 'verify' and 'grade')"
       ),
       (
         ["check", "04", "--timeout", "0.001"],
@@ -107,12 +126,13 @@ struct CommandTests {
   func derivedHelp() throws {
     #expect(try Command.parse([]) == .progress(.init(timeLimit: Grader.defaultTimeLimit)))
     let check = try #require(Help.text(for: "check"))
-    #expect(check.contains("USAGE: workshop check <chapter> [--solutions] [--timeout <seconds>]"))
+    #expect(check.contains("USAGE: workshop check [<chapter>] [--solutions] [--timeout <seconds>]"))
     #expect(check.contains("(default: \(Int(Grader.defaultTimeLimit)))"))
-    #expect(Help.usage(for: "hint") == "Usage: workshop hint <chapter> [--reset]")
+    #expect(Help.usage(for: "hint") == "Usage: workshop hint [<chapter>] [--reset]")
     #expect(
       Help.usage(for: "verify")
-        == "Usage: workshop verify [--repeat <count>] [--fixes <chapter>] [--timeout <seconds>]")
+        == "Usage: workshop verify [--repeat <count>] [--fixes <chapter>] [--timeout <seconds>] [--record-starters]"
+    )
     #expect(Help.overview.contains("progress (default)"))
   }
 

@@ -29,7 +29,10 @@ extension Workshop {
       Interrupts.quit()
     }
     while let changed = watcher.waitForChange(
-      since: &seen, shouldStop: { quitting.load(ordering: .acquiring) })
+      since: &seen,
+      shouldStop: {
+        quitting.load(ordering: .acquiring) || stopWatching?() == true
+      })
     {
       guard !changed.isEmpty else { continue }
       focus = chapters.first { $0.number == changed.last } ?? focus

@@ -73,6 +73,8 @@ public struct Workshop {
   public var console: Console
   public var style: Style
   public var directory: URL
+  /// For tests: ends `watch` when it returns true (learners press q).
+  var stopWatching: (@Sendable () -> Bool)?
 
   public init(console: Console = .standard, style: Style = .forStandardOutput(), directory: URL? = nil) {
     self.console = console

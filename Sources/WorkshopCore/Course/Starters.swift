@@ -187,7 +187,7 @@ public struct Starters: Sendable {
       text.range(of: "\"number\": ", range: start.upperBound..<text.endIndex)?.lowerBound ?? text.endIndex
     let lineStart =
       text[..<start.lowerBound].lastIndex(of: "\n").map { text.index(after: $0) } ?? start.lowerBound
-    let indent = String(text[lineStart..<start.lowerBound])
+    let indent = String(text[lineStart..<start.lowerBound].prefix { $0 == " " || $0 == "\t" })
     let entries = files.keys.sorted().map { "\(indent)  \"\($0)\": \"\(files[$0]!)\"" }
     let object = "\"starter\": {\n" + entries.joined(separator: ",\n") + "\n\(indent)}"
     var text = text

@@ -1,0 +1,272 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import WorkshopCore
+
+/// A copy of `Tests/Fixtures/ClassWorkshop` (two chapters with solutions)
+/// whose `curriculum.json` records its starters, as the course's does.
+private func learnerCopy(_ name: String) throws -> Workspace {
+  let root = try freshCopyOfFixture(name, of: "ClassWorkshop")
+  try FileManager.default.removeItem(at: root.appendingPathComponent(".workshop"), ifExists: true)
+  try Starters(workspace: try Workspace.locate(from: root)).record()
+  return try Workspace.locate(from: root)
+}
+
+private let solvedAdder = "public func add(_ a: Int, _ b: Int) -> Int { a + b }\n"
+private let solvedGreeter = #"public func greet(_ name: String) -> String { "Hello, \(name)!" }"# + "\n"
+
+private func write(_ text: String, to path: String, in workspace: Workspace, secondsAgo: Double = 0) throws {
+  let url = workspace.url(path)
+  try text.write(to: url, atomically: true, encoding: .utf8)
+  try FileManager.default.setAttributes(
+    [.modificationDate: Date().addingTimeInterval(-secondsAgo)], ofItemAtPath: url.path)
+}
+
+private func read(_ path: String, in workspace: Workspace) throws -> String {
+  try String(contentsOf: workspace.url(path), encoding: .utf8)
+}
+
+private func git(_ arguments: [String], in workspace: Workspace) throws {
+  let outcome = try Subprocess.run(
+    "git",
+    ["-C", workspace.root.path, "-c", "user.name=Learner", "-c", "user.email=l@example.com"] + arguments)
+  try #require(outcome.succeeded, "git \(arguments.joined(separator: " ")): \(outcome.standardError)")
+}
+
+extension FileManager {
+  fileprivate func removeItem(at url: URL, ifExists: Bool) throws {
+    if fileExists(atPath: url.path) { try removeItem(at: url) }
+  }
+}
+
+@Suite("The learner's loop: Next, reset, solution, watch", .serialized)
+struct LearnerLoopTests {
+  @Test("Next is the chapter edited last that is not done, else the first one not done")
+  func nextFollowsTheLearner() throws {
+    let workspace = try learnerCopy("workshop-learner-next")
+    // Untouched: the first chapter.
+    var run = workshop([], in: workspace.root)
+    #expect(run.out.contains("Next: chapter 01"), "\(run.out)")
+
+    // Chapter 02 edited (still failing), then chapter 01 edited and solved.
+    try write(
+      #"public func greet(_ name: String) -> String { "Hi \(name)" }"# + "\n",
+      to: "Chapters/02-Greeter/Greeter.swift", in: workspace, secondsAgo: 60)
+    run = workshop([], in: workspace.root)
+    #expect(run.out.contains("Next: chapter 02"), "\(run.out)")
+    try write(solvedAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
+    run = workshop([], in: workspace.root)
+    #expect(run.out.contains("Next: chapter 02"), "chapter 01 is done now:\n\(run.out)")
+
+    // `check` without a chapter takes the same one, from what grading remembered.
+    run = workshop(["check"], in: workspace.root)
+    #expect(run.out.contains("Chapter 02 · Greeter"), "\(run.out)")
+    #expect(run.err.contains("Chapter 02, Greeter: the chapter you are on."), "\(run.err)")
+  }
+
+  @Test("A chapter that does not compile shows its first error's file:line, and its checks count as failing")
+  func brokenChapterInTheTable() throws {
+    let workspace = try learnerCopy("workshop-learner-broken")
+    var run = workshop([], in: workspace.root)
+    #expect(run.out.contains("checks pass"), "\(run.out)")
+    let total = try #require(run.out.firstMatch(of: /of (\d+) checks pass/)?.1)
+    try write(
+      "public func add(_ a: Int, _ b: Int) -> Int { a + }\n", to: "Chapters/01-Adder/Adder.swift",
+      in: workspace)
+    run = workshop([], in: workspace.root)
+    #expect(run.out.contains("does not compile: Chapters/01-Adder/Adder.swift:1"), "\(run.out)")
+    #expect(run.out.contains("0/2"), "chapter 01's two checks fail:\n\(run.out)")
+    #expect(run.out.contains("of \(total) checks pass"), "the total stays \(total):\n\(run.out)")
+  }
+
+  @Test("reset restores the shipped starter after the learner committed, and keeps their files in a backup")
+  func resetAfterCommit() throws {
+    let workspace = try learnerCopy("workshop-learner-reset")
+    let starter = try read("Chapters/01-Adder/Adder.swift", in: workspace)
+    try FileManager.default.removeItem(at: workspace.url(".git"), ifExists: true)
+    try git(["init", "-q"], in: workspace)
+    try git(["add", "-A"], in: workspace)
+    try git(["commit", "-q", "-m", "The course as shipped"], in: workspace)
+    try write(solvedAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
+    try write("// Mine.\n", to: "Chapters/01-Adder/Extra.swift", in: workspace)
+    try git(["add", "-A"], in: workspace)
+    try git(["commit", "-q", "-m", "My fix"], in: workspace)
+
+    let run = workshop(["reset", "1"], in: workspace.root)
+    #expect(run.status == 0, "\(run.err)")
+    #expect(try read("Chapters/01-Adder/Adder.swift", in: workspace) == starter)
+    #expect(!FileManager.default.fileExists(atPath: workspace.url("Chapters/01-Adder/Extra.swift").path))
+    let backups = workspace.url(".workshop/backups/01-Adder")
+    let saved = try FileManager.default.contentsOfDirectory(atPath: backups.path)
+    try #require(saved.count == 1)
+    #expect(run.out.contains(".workshop/backups/01-Adder/\(saved[0])/"), "\(run.out)")
+    let backup = backups.appendingPathComponent(saved[0])
+    #expect(
+      try String(contentsOf: backup.appendingPathComponent("Adder.swift"), encoding: .utf8) == solvedAdder)
+    #expect(
+      try String(contentsOf: backup.appendingPathComponent("Extra.swift"), encoding: .utf8) == "// Mine.\n")
+
+    // Again: nothing to do, and no new backup.
+    let again = workshop(["reset", "01"], in: workspace.root)
+    #expect(again.out.contains("already as the course shipped it"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: backups.path).count == 1)
+  }
+
+  @Test("Without Git, reset uses the copy the runner kept; with neither, it changes nothing and says why")
+  func resetWithoutGit() throws {
+    let workspace = try learnerCopy("workshop-learner-zip")
+    let starter = try read("Chapters/02-Greeter/Greeter.swift", in: workspace)
+    // A first run keeps the shipped files.
+    _ = workshop(["list"], in: workspace.root)
+    Starters(workspace: workspace).remember()
+    try write(solvedGreeter, to: "Chapters/02-Greeter/Greeter.swift", in: workspace)
+    #expect(workshop(["reset", "02"], in: workspace.root).status == 0)
+    #expect(try read("Chapters/02-Greeter/Greeter.swift", in: workspace) == starter)
+
+    // Nothing kept and no history: refused, the learner's file untouched.
+    try FileManager.default.removeItem(at: workspace.url(".workshop"))
+    try write(solvedGreeter, to: "Chapters/02-Greeter/Greeter.swift", in: workspace)
+    let refused = workshop(["reset", "02"], in: workspace.root)
+    #expect(refused.status == 1)
+    #expect(refused.err.contains("Nothing was changed"), "\(refused.err)")
+    #expect(try read("Chapters/02-Greeter/Greeter.swift", in: workspace) == solvedGreeter)
+  }
+
+  @Test("solution refuses before the chapter is done, offers a hint, and shows the diff once it is")
+  func solutionAfterDone() throws {
+    let workspace = try learnerCopy("workshop-learner-solution")
+    let early = workshop(["solution", "01"], in: workspace.root)
+    #expect(early.status == 1)
+    #expect(early.out.contains("Chapter 01 is not done yet: 1 of 2 checks still fail."), "\(early.out)")
+    #expect(early.out.contains("swift run workshop hint 01"))
+    #expect(!early.out.contains("a + b"))
+
+    let forced = workshop(["solution", "01", "--force"], in: workspace.root)
+    #expect(forced.status == 0)
+    #expect(forced.out.contains("+public func add(_ a: Int, _ b: Int) -> Int { a + b }"), "\(forced.out)")
+
+    try write(solvedAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
+    let check = workshop(["check", "01"], in: workspace.root)
+    #expect(check.out.contains("swift run workshop solution 01"), "the done message names it:\n\(check.out)")
+    let done = workshop(["solution", "01"], in: workspace.root)
+    #expect(done.status == 0)
+    #expect(
+      done.out.contains("+// Fixed: `+`, not `-`."), "the reference's comments explain the fix:\n\(done.out)")
+  }
+
+  @Test("watch grades a save, and a save that does not compile, without stopping")
+  func watchReactsToSaves() async throws {
+    let workspace = try learnerCopy("workshop-learner-watch")
+    let out = Mutex("")
+    let stop = Atomic(false)
+    var command = Workshop(
+      console: Workshop.Console(out: { line in out.withLock { $0 += line + "\n" } }, err: { _ in }),
+      style: Style(colored: false), directory: workspace.root)
+    command.stopWatching = { stop.load(ordering: .acquiring) }
+    // The command's console is not Sendable; only this thread runs it.
+    nonisolated(unsafe) let running = command
+    let status = Atomic<Int32>(-1)
+    Thread.detachNewThread { status.store(running.run(["watch", "01"]), ordering: .releasing) }
+    defer { stop.store(true, ordering: .releasing) }
+
+    /// Waits until the watch has printed `count` gradings, and returns the last.
+    func grading(_ count: Int) async throws -> String {
+      let deadline = ContinuousClock.now + .seconds(300)
+      while ContinuousClock.now < deadline {
+        let text = out.withLock { $0 }
+        let parts = text.components(separatedBy: "Watching Chapters/ for saves")
+        if parts.count > count { return parts[count - 1] }
+        try await Task.sleep(for: .milliseconds(50))
+      }
+      Issue.record("no grading \(count) within 300 s:\n\(out.withLock { $0 })")
+      return ""
+    }
+
+    let first = try await grading(1)
+    #expect(first.contains("Chapter 01 · Adder  (not started)"), "\(first)")
+    #expect(first.contains("Other chapters: 0 of 1 done"), "\(first)")
+
+    try write(solvedAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
+    let second = try await grading(2)
+    #expect(second.contains("Chapter 01 · Adder  (done)"), "\(second)")
+
+    try write(
+      "public func add(_ a: Int, _ b: Int) -> Int { a + }\n", to: "Chapters/01-Adder/Adder.swift",
+      in: workspace)
+    let third = try await grading(3)
+    #expect(third.contains("It does not compile"), "\(third)")
+    #expect(third.contains("Chapters/01-Adder/Adder.swift:1:"), "\(third)")
+
+    // A save in another chapter moves the focus there.
+    try write(solvedGreeter, to: "Chapters/02-Greeter/Greeter.swift", in: workspace)
+    let fourth = try await grading(4)
+    #expect(fourth.contains("Chapter 02 · Greeter  (done)"), "\(fourth)")
+    #expect(fourth.contains("does not compile: 01 (Chapters/01-Adder/Adder.swift:1)"), "\(fourth)")
+
+    stop.store(true, ordering: .releasing)
+    while status.load(ordering: .acquiring) == -1 { try await Task.sleep(for: .milliseconds(50)) }
+    #expect(status.load(ordering: .acquiring) == 0)
+  }
+}
+
+@Suite("Rebuilding one edited chapter without SwiftPM")
+struct ChapterRebuildTests {
+  @Test("An edit inside a chapter is rebuilt from the build plan; a new file or an edited check is not")
+  func quickPathAndItsLimits() throws {
+    let workspace = try learnerCopy("workshop-learner-rebuild")
+    let grader = Grader(workspace: workspace, variant: .chapters, timeLimit: 10)
+    let build = try grader.build()
+    let adder = try #require(workspace.curriculum.chapters.first)
+    let rebuild = ChapterRebuild(
+      workspace: workspace, variant: .chapters, environment: Grader.childEnvironment)
+
+    // A body change: compiled and linked, and graded from the new product.
+    try write(solvedAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
+    guard case .built(let rebuilt, let checksRebuilt) = rebuild.rebuild(adder, after: build) else {
+      Issue.record("an edit of one chapter file was not rebuilt quickly")
+      return
+    }
+    #expect(!checksRebuilt)
+    let report = try #require(try grader.run([adder], build: rebuilt).first)
+    #expect(report.state == .done, "\(report.checks)")
+    // The product now is what SwiftPM would build: the next run reuses it.
+    #expect(try grader.build().product == rebuilt.product)
+
+    // A compile error: the compiler's own words, at the learner's line.
+    try write(
+      "public func add(_ a: Int, _ b: Int) -> Int { a + }\n", to: "Chapters/01-Adder/Adder.swift",
+      in: workspace)
+    guard case .compileErrors(let errors) = rebuild.rebuild(adder, after: build) else {
+      Issue.record("a compile error was not reported")
+      return
+    }
+    #expect(errors.first?.hasPrefix("Chapters/01-Adder/Adder.swift:1:") == true, "\(errors)")
+
+    // A new interface: the checks are compiled again.
+    try write(
+      solvedAdder + "public func subtract(_ a: Int, _ b: Int) -> Int { a - b }\n",
+      to: "Chapters/01-Adder/Adder.swift", in: workspace)
+    guard case .built(_, let interfaceChanged) = rebuild.rebuild(adder, after: build) else {
+      Issue.record("an interface change was not rebuilt")
+      return
+    }
+    #expect(interfaceChanged)
+
+    // A file added: SwiftPM's plan no longer holds, so no quick path.
+    try write("public let extra = 1\n", to: "Chapters/01-Adder/Extra.swift", in: workspace)
+    guard case .unavailable = rebuild.rebuild(adder, after: build) else {
+      Issue.record("a new file was rebuilt without SwiftPM")
+      return
+    }
+    try FileManager.default.removeItem(at: workspace.url("Chapters/01-Adder/Extra.swift"))
+    // A check edited: not the chapter's own change.
+    let checks = workspace.url("Tests/01-AdderTests/AdderTests.swift")
+    try (try String(contentsOf: checks, encoding: .utf8) + "\n// edited\n").write(
+      to: checks, atomically: true, encoding: .utf8)
+    guard case .unavailable = rebuild.rebuild(adder, after: build) else {
+      Issue.record("an edited check was rebuilt without SwiftPM")
+      return
+    }
+  }
+}
