@@ -16,7 +16,7 @@
 // SwiftPM caches this manifest by its text, not by the files it reads, so the
 // line below changes whenever curriculum.json does. `swift run workshop`
 // updates it for you; `workshop verify` fails while it is stale.
-// curriculum-digest: 8582a759fd2a15ff
+// curriculum-digest: 1fb56a5f2432d9d3
 
 import Foundation
 import PackageDescription

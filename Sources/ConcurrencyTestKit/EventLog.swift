@@ -113,10 +113,11 @@ public final class EventLog: Sendable {
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> Never {
     // `#require` records exactly one issue and throws the error Swift Testing
-    // knows not to report a second time.
-    let checkPassed = false
+    // knows not to report a second time. `swift test` prints the condition's
+    // source as the issue's headline: it says what happened, in plain words.
+    let `the behaviour below did not happen` = false
     try #require(
-      checkPassed,
+      `the behaviour below did not happen`,
       Comment(rawValue: failureText(behaviour, expected: expected, actual: actual)),
       sourceLocation: sourceLocation)
     fatalError("unreachable: #require(false) always throws")

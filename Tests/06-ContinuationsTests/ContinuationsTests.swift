@@ -144,35 +144,37 @@ struct ContinuationsTests {
 
   @Test("Throws the error, once and without crashing, when the SDK reports both")
   func both() async {
-    await #expect(
+    let result = await #expect(
       processExitsWith: .success,
-      """
-      The app must survive an SDK that sends a profile and an error together. \
-      It crashed instead: resuming a continuation twice ("SWIFT TASK CONTINUATION MISUSE") does that.
-      """
+      "The app must survive an SDK that sends a profile and an error together."
     ) {
+      CrashLog.keepStandardError(of: "both")
       let events = EventLog()
       let outcome = try await fetch(
         [Callback(profile: ada, error: offline)], delivery: .onAnotherThread, events: events)
       events.expect(outcome, equals: .sdkError(offline), "The error wins over the profile")
     }
+    CrashLog.explain(
+      result, of: "both",
+      usually: "resuming a continuation twice (the runtime then says \"SWIFT TASK CONTINUATION MISUSE\")")
   }
 
   @Test("Ignores a second callback from the SDK")
   func calledBackTwice() async {
-    await #expect(
+    let result = await #expect(
       processExitsWith: .success,
-      """
-      The app must survive an SDK that calls back twice. It crashed instead: \
-      resuming a continuation twice ("SWIFT TASK CONTINUATION MISUSE") does that.
-      """
+      "The app must survive an SDK that calls back twice."
     ) {
+      CrashLog.keepStandardError(of: "calledBackTwice")
       let events = EventLog()
       let outcome = try await fetch(
         [Callback(profile: ada), Callback(error: offline)], delivery: .onAnotherThread,
         events: events)
       events.expect(outcome, equals: .profile(ada), "The first callback decides the result")
     }
+    CrashLog.explain(
+      result, of: "calledBackTwice",
+      usually: "resuming a continuation twice (the runtime then says \"SWIFT TASK CONTINUATION MISUSE\")")
   }
 
   // Graded under ThreadSanitizer too (curriculum.json: raceChecked): two
@@ -181,14 +183,11 @@ struct ContinuationsTests {
   // not only when the two callbacks happen to overlap.
   @Test("Two callbacks racing on two threads resume it once, with no data race")
   func racingCallbacks() async {
-    await #expect(
+    let result = await #expect(
       processExitsWith: .success,
-      """
-      The app must survive two callbacks arriving at the same moment on two threads. \
-      The process ended instead: two threads both resumed the continuation, or \
-      ThreadSanitizer found them touching the same state without a lock.
-      """
+      "The app must survive two callbacks arriving at the same moment on two threads."
     ) {
+      CrashLog.keepStandardError(of: "racingCallbacks")
       for _ in 1...SeparateThreads.rounds {  // See `rounds` for why more than one.
         let events = EventLog()
         let outcome = try await fetch(
@@ -200,5 +199,10 @@ struct ContinuationsTests {
         try await events.waitForEvent("both callbacks to return") { $0 == doneCallingBack }
       }
     }
+    CrashLog.explain(
+      result, of: "racingCallbacks",
+      usually:
+        "two threads both resuming the continuation, or, under ThreadSanitizer, the two touching the same state without a lock"
+    )
   }
 }

@@ -191,14 +191,11 @@ struct CancellableBridgesTests {
   func cancelDuringFetch() async {
     // In a child process: a bridge that calls the SDK while holding its lock
     // meets its own cancel handler here, on the same thread, and may crash.
-    await #expect(
+    let result = await #expect(
       processExitsWith: .success,
-      """
-      The app must survive a cancel that arrives while fetchUser is still running. \
-      It crashed instead: a continuation resumed twice ("SWIFT TASK CONTINUATION MISUSE"), \
-      or the cancel handler taking a lock that the bridge held while it called the SDK.
-      """
+      "The app must survive a cancel that arrives while fetchUser is still running."
     ) {
+      CrashLog.keepStandardError(of: "cancelDuringFetch")
       let events = EventLog()
       let sdk = FakeUserSDK(events: events, cancelsCallerDuringFetch: true)
       let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
@@ -212,19 +209,22 @@ struct CancellableBridgesTests {
           ? "fetchUser was never called"
           : "operation 1 was cancelled \(sdk.cancels(of: 0)) time(s)")
     }
+    CrashLog.explain(
+      result, of: "cancelDuringFetch",
+      usually:
+        "a continuation resumed twice (the runtime then says \"SWIFT TASK CONTINUATION MISUSE\"), or the cancel handler taking a lock that the bridge held while it called the SDK"
+    )
   }
 
   @Test("A callback that arrives before the cancel wins")
   func callbackThenCancel() async {
     // In a child process: a cancel handler that resumes without checking
     // whether the callback already did would crash here.
-    await #expect(
+    let result = await #expect(
       processExitsWith: .success,
-      """
-      The app must survive a cancel that arrives after the SDK called back. \
-      It crashed instead: resuming a continuation twice ("SWIFT TASK CONTINUATION MISUSE") does that.
-      """
+      "The app must survive a cancel that arrives after the SDK called back."
     ) {
+      CrashLog.keepStandardError(of: "callbackThenCancel")
       let events = EventLog()
       let sdk = FakeUserSDK(events: events)
       let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
@@ -239,17 +239,18 @@ struct CancellableBridgesTests {
       // on whether the caller's task had left the cancellation handler yet;
       // cancelling a finished SDK operation does nothing, so either is fine.
     }
+    CrashLog.explain(
+      result, of: "callbackThenCancel",
+      usually: "resuming a continuation twice (the runtime then says \"SWIFT TASK CONTINUATION MISUSE\")")
   }
 
   @Test("A late callback after cancellation is ignored without a crash")
   func lateCallback() async {
-    await #expect(
+    let result = await #expect(
       processExitsWith: .success,
-      """
-      The app must survive an SDK that calls back after the caller was cancelled. \
-      It crashed instead: resuming a continuation twice ("SWIFT TASK CONTINUATION MISUSE") does that.
-      """
+      "The app must survive an SDK that calls back after the caller was cancelled."
     ) {
+      CrashLog.keepStandardError(of: "lateCallback")
       let events = EventLog()
       let sdk = FakeUserSDK(events: events)
       let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
@@ -262,6 +263,9 @@ struct CancellableBridgesTests {
       try await sdk.callBack(0, with: .success(ada))
       events.expect(sdk.cancels(of: 0), equals: 1, "The SDK operation was cancelled exactly once")
     }
+    CrashLog.explain(
+      result, of: "lateCallback",
+      usually: "resuming a continuation twice (the runtime then says \"SWIFT TASK CONTINUATION MISUSE\")")
   }
 
   // Graded under ThreadSanitizer too (curriculum.json: raceChecked): the
@@ -270,14 +274,11 @@ struct CancellableBridgesTests {
   // every run, whichever side comes first.
   @Test("A callback and a cancel racing on two threads: one result, no crash, no data race")
   func racingCallbackAndCancel() async {
-    await #expect(
+    let result = await #expect(
       processExitsWith: .success,
-      """
-      The app must survive a callback and a cancel arriving at the same moment. \
-      The process ended instead: both resumed the continuation, or ThreadSanitizer \
-      found them touching the same state without a lock.
-      """
+      "The app must survive a callback and a cancel arriving at the same moment."
     ) {
+      CrashLog.keepStandardError(of: "racingCallbackAndCancel")
       for _ in 1...SeparateThreads.rounds {
         let events = EventLog()
         let sdk = FakeUserSDK(events: events)
@@ -296,5 +297,10 @@ struct CancellableBridgesTests {
         try events.require(sdk.cancels(of: 0) <= 1, "The operation is cancelled at most once")
       }
     }
+    CrashLog.explain(
+      result, of: "racingCallbackAndCancel",
+      usually:
+        "both resuming the continuation, or, under ThreadSanitizer, the two touching the same state without a lock"
+    )
   }
 }

@@ -8,7 +8,7 @@ public enum Command: Equatable, Sendable {
   /// Grade on every save, until the learner quits.
   case watch(chapter: String?, Options)
   /// Show the next hint for a chapter (nil: the chapter the learner is on).
-  case hint(chapter: String?, reset: Bool)
+  case hint(chapter: String?, reset: Bool, exercise: String? = nil)
   /// Put a chapter's files (or every chapter's) back as the course shipped
   /// them, after backing them up.
   case reset(chapter: String?, all: Bool)
@@ -135,6 +135,9 @@ public enum CommandLineSpec {
     name: "--record-starters", value: nil,
     help:
       "First record the files in Chapters/ as the starters the course ships (curriculum.json's \"starter\").")
+  static let exercise = Option(
+    name: "--exercise", value: "name",
+    help: "In a chapter with several exercises, the one to hint at (its name or file).")
   static let all = Option(name: "--all", value: nil, help: "Reset every chapter.")
   static let force = Option(
     name: "--force", value: nil, help: "Show the solution even though the chapter is not done yet.")
@@ -181,10 +184,11 @@ public enum CommandLineSpec {
       name: "hint", argument: chapter, summary: "Show the next hint for a chapter.",
       discussion: """
         Each call shows one more hint, from a nudge to nearly the answer. In a
-        chapter with several exercises, the hints are for the first exercise
-        whose checks still fail. Without a chapter, hints for \(currentChapter).
+        chapter with several exercises, the hints are for the exercise whose
+        checks still fail; when several do, it asks which. Without a chapter,
+        hints for \(currentChapter).
         """,
-      options: [reset], withoutArgument: currentChapter),
+      options: [reset, exercise], withoutArgument: currentChapter),
     Subcommand(
       name: "solution", argument: chapter, summary: "Compare your code with the reference solution.",
       discussion: """
@@ -241,7 +245,7 @@ public enum CommandLineSpec {
   static var allOptions: [Option] {
     [
       solutions, timeout, reset, repeatCount, fixes, reportDirectory, jobs, unsandboxed, all, force,
-      recordStarters,
+      recordStarters, exercise,
     ]
   }
 
@@ -385,7 +389,8 @@ extension Command {
     case "progress": return .progress(options)
     case "check": return .check(chapter: rest.first, options)
     case "watch": return .watch(chapter: rest.first, options)
-    case "hint": return .hint(chapter: rest.first, reset: values["--reset"] != nil)
+    case "hint":
+      return .hint(chapter: rest.first, reset: values["--reset"] != nil, exercise: values["--exercise"])
     case "solution": return .solution(chapter: rest.first, force: values["--force"] != nil)
     case "reset":
       if values["--all"] != nil, let chapter = rest.first {

@@ -133,7 +133,39 @@ public struct Workshop {
       workspace = built
       console.err(style.dim("note: using the workshop this runner was built from, \(built.root.path)"))
     }
+    // Paths in what is printed are relative to where the command ran.
+    var here = self
+    here.console.out = {
+      [console, relative = Self.pathRewriter(root: workspace.root, directory: directory)] in
+      console.out(relative($0))
+    }
+    here.console.err = {
+      [console, relative = Self.pathRewriter(root: workspace.root, directory: directory)] in
+      console.err(relative($0))
+    }
+    return here.perform(command, in: workspace)
+  }
 
+  /// Rewrites the workshop's paths (`Chapters/04-DebouncedSearch/SearchModel.swift`)
+  /// in printed text to be relative to `directory` when it is a folder inside the workshop.
+  static func pathRewriter(root: URL, directory: URL) -> @Sendable (String) -> String {
+    let rootPath = root.standardizedFileURL.resolvingSymlinksInPath().path
+    let herePath = directory.standardizedFileURL.resolvingSymlinksInPath().path
+    guard herePath.hasPrefix(rootPath + "/") else { return { $0 } }
+    let here = herePath.dropFirst(rootPath.count + 1).split(separator: "/").map(String.init)
+    return { text in
+      text.replacing(/(^|[^\w.\/-])((?:Chapters|Solutions|Tests|Slides|Sources)\/[\w.-]+(?:\/[\w.-]+)+)/) {
+        match in
+        let path = match.output.2.split(separator: "/").map(String.init)
+        var common = 0
+        while common < min(path.count - 1, here.count), path[common] == here[common] { common += 1 }
+        return match.output.1
+          + (Array(repeating: "..", count: here.count - common) + path[common...]).joined(separator: "/")
+      }
+    }
+  }
+
+  private func perform(_ command: Command, in workspace: Workspace) -> Int32 {
     switch command {
     case .progress(let options):
       return progress(workspace, options)
@@ -147,9 +179,9 @@ public struct Workshop {
         chapter = found
       }
       return watch(chapter, workspace, options)
-    case .hint(let query, let reset):
+    case .hint(let query, let reset, let exercise):
       guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
-      return hint(chapter, workspace, reset: reset)
+      return hint(chapter, workspace, reset: reset, exercise: exercise)
     case .reset(let query, let all):
       if all { return reset(workspace.curriculum.chapters, workspace) }
       guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
@@ -195,53 +227,6 @@ public struct Workshop {
     return report.state == .done ? ExitCode.success : ExitCode.failure
   }
 
-  private func hint(_ chapter: Curriculum.Chapter, _ workspace: Workspace, reset: Bool) -> Int32 {
-    let store = HintStore(directory: workspace.stateDirectory)
-    var counts = store.load()
-    if reset {
-      counts[chapter.folder] = 0
-      do { try store.save(counts) } catch {
-        console.err("error: cannot save hint progress: \(error.localizedDescription)")
-        return ExitCode.failure
-      }
-      console.out("Hints for chapter \(chapter.paddedNumber) start from the first one again.")
-      return ExitCode.success
-    }
-    guard !chapter.hints.isEmpty else {
-      console.out("Chapter \(chapter.paddedNumber) has no hints. Read its README.md and the failing checks.")
-      return ExitCode.success
-    }
-    let shown = counts[chapter.folder] ?? 0
-    guard shown < chapter.hints.count else {
-      console.out(
-        style.bold("Hint \(chapter.hints.count) of \(chapter.hints.count), again")
-          + style.dim(" · chapter \(chapter.paddedNumber), \(chapter.title)"))
-      console.out("")
-      console.out(chapter.hints[chapter.hints.count - 1])
-      console.out("")
-      console.out("That was the last hint for chapter \(chapter.paddedNumber).")
-      console.out(
-        "When you are ready, compare with the reference in \(style.cyan(workspace.codeFolder(chapter, .solutions) + "/")),"
-          + " or run \(style.command("swift run workshop hint \(chapter.paddedNumber) --reset")) to read them all again."
-      )
-      return ExitCode.success
-    }
-    counts[chapter.folder] = shown + 1
-    do { try store.save(counts) } catch {
-      console.err("warning: cannot save hint progress: \(error.localizedDescription)")
-    }
-    console.out(
-      style.bold("Hint \(shown + 1) of \(chapter.hints.count)")
-        + style.dim(" · chapter \(chapter.paddedNumber), \(chapter.title)"))
-    console.out("")
-    console.out(chapter.hints[shown])
-    console.out("")
-    let more = shown + 1 < chapter.hints.count ? "Run it again for the next hint, or try " : "Try "
-    console.out(
-      more + style.command("swift run workshop check \(chapter.paddedNumber)") + " after your next change.")
-    return ExitCode.success
-  }
-
   private func verify(
     _ workspace: Workspace, repeatCount: Int, fixesOf query: String?, _ options: Command.Options
   ) -> Int32 {
@@ -284,6 +269,17 @@ public struct Workshop {
   /// The chapter `query` names; without a query, the chapter the learner is on.
   func resolve(_ query: String?, in workspace: Workspace) -> Curriculum.Chapter? {
     guard let query else {
+      // Run from inside a chapter's folder: that chapter.
+      let here = directory.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+      if let inside = workspace.curriculum.chapters.first(where: { chapter in
+        [Variant.chapters, .solutions].contains {
+          here.hasPrefix(
+            workspace.url(workspace.codeFolder(chapter, $0)).standardizedFileURL.resolvingSymlinksInPath()
+              .path + "/")
+        }
+      }) {
+        return inside
+      }
       let chapter = Whereabouts(workspace: workspace).current()
       if let chapter {
         console.err(style.dim("Chapter \(chapter.paddedNumber), \(chapter.title): the chapter you are on."))

@@ -27,8 +27,12 @@ public struct Curriculum: Codable, Sendable, Equatable {
     public var summary: String
     /// The files the learner edits, relative to the chapter's folder.
     public var files: [String]
-    /// Hints from a nudge to nearly the answer, shown one at a time.
+    /// Hints from a nudge to nearly the answer, shown one at a time, for a
+    /// chapter of one exercise; empty when the chapter lists `exercises`.
     public var hints: [String]
+    /// The exercises of a chapter with several files, each with its own
+    /// hints; empty for a chapter of one exercise.
+    public var exercises: [Exercise]
     /// The display names of the checks the starter fails, as shipped.
     public var starterFails: [String]
     /// Whether the checks must also pass under ThreadSanitizer, with no race
@@ -52,8 +56,10 @@ public struct Curriculum: Codable, Sendable, Equatable {
     public init(
       number: Int, name: String, title: String, summary: String, files: [String],
       hints: [String], starterFails: [String], raceChecked: Bool = false, starterRaces: [String] = [],
-      component: String? = nil, pointsPerCheck: Double = 1, starter: [String: String] = [:]
+      component: String? = nil, pointsPerCheck: Double = 1, starter: [String: String] = [:],
+      exercises: [Exercise] = []
     ) {
+      self.exercises = exercises
       self.starter = starter
       self.component = component
       self.pointsPerCheck = pointsPerCheck
@@ -70,7 +76,7 @@ public struct Curriculum: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
       case number, name, title, summary, files, hints, starterFails, raceChecked, starterRaces, component
-      case pointsPerCheck, starter
+      case pointsPerCheck, starter, exercises
     }
 
     public init(from decoder: any Decoder) throws {
@@ -81,13 +87,20 @@ public struct Curriculum: Codable, Sendable, Equatable {
         title: try container.decode(String.self, forKey: .title),
         summary: try container.decode(String.self, forKey: .summary),
         files: try container.decode([String].self, forKey: .files),
-        hints: try container.decode([String].self, forKey: .hints),
+        hints: try container.decodeIfPresent([String].self, forKey: .hints) ?? [],
         starterFails: try container.decode([String].self, forKey: .starterFails),
         raceChecked: try container.decodeIfPresent(Bool.self, forKey: .raceChecked) ?? false,
         starterRaces: try container.decodeIfPresent([String].self, forKey: .starterRaces) ?? [],
         component: try container.decodeIfPresent(String.self, forKey: .component),
         pointsPerCheck: try container.decodeIfPresent(Double.self, forKey: .pointsPerCheck) ?? 1,
-        starter: try container.decodeIfPresent([String: String].self, forKey: .starter) ?? [:])
+        starter: try container.decodeIfPresent([String: String].self, forKey: .starter) ?? [:],
+        exercises: try container.decodeIfPresent([Exercise].self, forKey: .exercises) ?? [])
+    }
+
+    /// The chapter's exercises: those listed, or the chapter itself as one.
+    public var allExercises: [Exercise] {
+      guard exercises.isEmpty else { return exercises }
+      return [Exercise(name: name.lowercased(), file: files.first ?? "", suites: [], hints: hints)]
     }
 
     /// The two-digit number, as in folder names: `04`.
@@ -105,6 +118,35 @@ public struct Curriculum: Codable, Sendable, Equatable {
     public var testFolder: String { "\(folder)Tests" }
     /// The slide deck under `Slides/`.
     public var slides: String { "\(folder).md" }
+  }
+}
+
+extension Curriculum {
+  /// One exercise of a chapter: a file to fix, the checks that grade it and its hints.
+  public struct Exercise: Codable, Sendable, Equatable {
+    /// What the learner types to pick it: `hint 02 --exercise mirror`.
+    public var name: String
+    /// The file to fix, in the chapter's folder.
+    public var file: String
+    /// The suites (type names) of the exercise's checks.
+    public var suites: [String]
+    /// Hints from a nudge to nearly the answer; the last one starts "Nearly there".
+    public var hints: [String]
+
+    public init(name: String, file: String, suites: [String], hints: [String]) {
+      self.name = name
+      self.file = file
+      self.suites = suites
+      self.hints = hints
+    }
+
+    /// Whether the check with Swift Testing's `id` grades this exercise.
+    public func owns(checkID id: String) -> Bool {
+      guard !suites.isEmpty else { return true }
+      let path = id.split(separator: "/").first.map { $0.split(separator: ".").dropFirst() } ?? []
+      let components = path.map(String.init) + id.split(separator: "/").dropFirst().map(String.init)
+      return suites.contains { components.contains($0) }
+    }
   }
 }
 
@@ -174,6 +216,13 @@ extension Curriculum {
         throw CurriculumError(
           description:
             "\(source): chapter \(chapter.number)'s pointsPerCheck must be a number of points, 0 or more")
+      }
+      let exerciseNames = chapter.exercises.map(\.name)
+      guard Set(exerciseNames).count == exerciseNames.count,
+        chapter.exercises.allSatisfy({ !$0.hints.isEmpty })
+      else {
+        throw CurriculumError(
+          description: "\(source): chapter \(chapter.number)'s exercises need different names and hints each")
       }
       guard names.insert(chapter.name.lowercased()).inserted else {
         throw CurriculumError(description: "\(source): chapter name \"\(chapter.name)\" appears twice")

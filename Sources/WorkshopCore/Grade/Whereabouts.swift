@@ -13,7 +13,18 @@ public struct Whereabouts: Sendable {
     self.workspace = workspace
   }
 
-  private var file: URL { workspace.stateDirectory.appendingPathComponent("done.json") }
+  private var file: URL { workspace.stateDirectory.appendingPathComponent("last-grades.json") }
+
+  /// What the last grading of a chapter found, and for which code.
+  struct LastGrade: Codable, Equatable {
+    /// ``Whereabouts/codeKey(_:)`` of the code graded.
+    var code: String
+    var done: Bool
+    /// The IDs of the checks that did not pass.
+    var failing: [String]
+    /// The files named by the chapter's compiler errors, when it did not compile.
+    var brokenFiles: [String]
+  }
 
   /// A name for a chapter's code as it is now.
   func codeKey(_ chapter: Curriculum.Chapter) -> String {
@@ -22,29 +33,37 @@ public struct Whereabouts: Sendable {
       Data(files.keys.sorted().map { "\($0)=\(files[$0]!)" }.joined(separator: "\n").utf8))
   }
 
-  /// The chapters last graded done, by folder, with the code they were done with.
-  func load() -> [String: String] {
+  /// The last grading of each chapter, by folder.
+  func load() -> [String: LastGrade] {
     guard let data = try? Data(contentsOf: file),
-      let done = try? JSONDecoder().decode([String: String].self, from: data)
+      let grades = try? JSONDecoder().decode([String: LastGrade].self, from: data)
     else { return [:] }
-    return done
+    return grades
   }
 
-  /// Remembers which of the graded chapters are done.
+  /// Remembers what grading found.
   public func remember(_ reports: [ChapterReport]) {
-    var done = load()
+    var grades = load()
     for report in reports {
-      done[report.chapter.folder] = report.state == .done ? codeKey(report.chapter) : nil
+      grades[report.chapter.folder] = LastGrade(
+        code: codeKey(report.chapter), done: report.state == .done, failing: report.failing.map(\.id),
+        brokenFiles: report.compileErrors.flatMap { Diagnostics.compilerErrors(in: $0).map(\.path) })
     }
     try? FileManager.default.createDirectory(at: workspace.stateDirectory, withIntermediateDirectories: true)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    try? encoder.encode(done).write(to: file, options: .atomic)
+    try? encoder.encode(grades).write(to: file, options: .atomic)
+  }
+
+  /// The last grading of a chapter, if its code has not changed since.
+  func lastGrade(_ chapter: Curriculum.Chapter) -> LastGrade? {
+    guard let grade = load()[chapter.folder], grade.code == codeKey(chapter) else { return nil }
+    return grade
   }
 
   /// Whether a chapter was last graded done with the code it has now.
   public func isKnownDone(_ chapter: Curriculum.Chapter) -> Bool {
-    load()[chapter.folder] == codeKey(chapter)
+    lastGrade(chapter)?.done == true
   }
 
   /// The chapter the learner is on, from the reports of a grading of every chapter.

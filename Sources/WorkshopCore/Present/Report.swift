@@ -135,9 +135,11 @@ public struct Report: Sendable {
         lines.append("  " + style.dim("- \(check.name) (skipped)"))
       case .interrupted:
         lines.append("  " + style.mark(false) + " " + check.name + style.red("  (no result)"))
+        lines += pointer(check, chapter)
         for issue in check.issues { lines += indent(issue, by: 6) }
       case .failed:
         lines.append("  " + style.mark(false) + " " + check.name)
+        lines += pointer(check, chapter)
         var previousLog: [String]?
         for issue in check.issues {
           // Several expectations of one check usually share its event log:
@@ -181,6 +183,15 @@ public struct Report: Sendable {
   }
 
   // MARK: - Helpers
+
+  /// The learner's `file:line:col` for a failing check, on a line of its
+  /// own under the check's name (editors' problem matchers read the pair).
+  private func pointer(_ check: CheckResult, _ chapter: Curriculum.Chapter) -> [String] {
+    guard let found = CodePointer(workspace: workspace, variant: variant).locate(check, in: chapter) else {
+      return []
+    }
+    return ["      → " + style.cyan(found.location + ":1") + style.dim(" (\(found.what))")]
+  }
 
   /// An issue's verdict without its events, the events, and the location
   /// line; the whole issue and no events when the kit did not write it.

@@ -170,6 +170,11 @@ public enum EventStream {
           "\((location.fileID ?? "?").split(separator: "/").last.map(String.init) ?? "?"):\(location.line)"
         }
         let text = describeIssue(event.messages, location: location)
+        // The kit's explanation of an exit test's crash joins the crash.
+        if let last = summary.issues[id]?.last, let merged = mergeCrash(last, explanation: text) {
+          summary.issues[id]![summary.issues[id]!.count - 1] = merged
+          continue
+        }
         // A parameterized check can record the same issue once per argument.
         if !(summary.issues[id]?.contains(text) ?? false) { summary.issues[id, default: []].append(text) }
       default:
@@ -193,6 +198,26 @@ public enum EventStream {
       return "Expected the code to keep running; the process exited early \(status.dropFirst())."
     }
     return nil
+  }
+
+  /// An exit test's crash (`crash`) with the kit's explanation of it: the
+  /// crash, what the runtime said, the check's own words, then the usual
+  /// cause; nil when `explanation` is not one.
+  static func mergeCrash(_ crash: String, explanation: String) -> String? {
+    guard crash.hasPrefix("Expected the code to keep running;"),
+      explanation.hasPrefix(Verdict.crashExplanationPrefix)
+    else { return nil }
+    func parts(_ text: String) -> (lines: [String], location: String?) {
+      var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      let location = lines.last?.hasPrefix("(at ") == true ? lines.removeLast() : nil
+      return (lines, location)
+    }
+    let (crashLines, location) = parts(crash)
+    var said = parts(explanation).lines
+    let cause = said.last?.hasPrefix("That is usually caused by") == true ? said.removeLast() : nil
+    let lines =
+      [crashLines[0] + " " + said[0]] + said.dropFirst() + crashLines.dropFirst() + [cause, location]
+    return lines.compactMap { $0 }.joined(separator: "\n")
   }
 
   /// An issue's text: the kit's verdict when it wrote one (without Swift

@@ -1,3 +1,4 @@
+import CheckTranscript
 import Foundation
 
 #if canImport(Glibc)
@@ -169,19 +170,7 @@ public struct TestRun: Sendable {
 
   /// The lines of a crashed process's standard error that say why it died.
   public static func crashReason(in standardError: String) -> [String] {
-    let markers = [
-      "Fatal error", "fatal error", "CONTINUATION MISUSE", "Precondition failed",
-      "Assertion failed", "precondition failure", "Simultaneous accesses", "Illegal instruction",
-      "Segmentation fault", "ThreadSanitizer",
-    ]
-    var reasons: [String] = []
-    for line in standardError.split(separator: "\n") {
-      let text = line.trimmingCharacters(in: .whitespaces)
-      guard markers.contains(where: { text.contains($0) }), !reasons.contains(text) else { continue }
-      reasons.append(text.count > 300 ? String(text.prefix(300)) + "..." : text)
-      if reasons.count == 3 { break }
-    }
-    return reasons
+    RuntimeMessage.lines(in: standardError)
   }
 }
 

@@ -1,0 +1,39 @@
+/// The lines in which the Swift runtime says why a process died, read from
+/// its standard error: the runner reads them from a crashed test process,
+/// the test kit from an exit test's child.
+public enum RuntimeMessage {
+  /// What the runtime and its sanitizers print when they stop a process.
+  static let markers = [
+    "Fatal error", "fatal error", "CONTINUATION MISUSE", "Precondition failed",
+    "Assertion failed", "precondition failure", "Simultaneous accesses", "Illegal instruction",
+    "Segmentation fault", "ThreadSanitizer",
+  ]
+
+  /// At most three distinct lines that say why, each at most 300 characters.
+  public static func lines(in standardError: String) -> [String] {
+    var reasons: [String] = []
+    for line in standardError.split(separator: "\n") {
+      let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+      let text = String(line.drop(while: blank).reversed().drop(while: blank).reversed())
+      guard markers.contains(where: { text.contains($0) }), !reasons.contains(text) else { continue }
+      reasons.append(text.count > 300 ? String(text.prefix(300)) + "..." : text)
+      if reasons.count == 3 { break }
+    }
+    return reasons
+  }
+}
+
+extension Verdict {
+  /// How the kit explains an exit test's crash; the runner recognises it by
+  /// ``crashExplanationPrefix`` and shows it first.
+  public static func crashExplanation(runtimeSaid lines: [String], usualCause: String) -> String {
+    let said =
+      lines.isEmpty
+      ? crashExplanationPrefix + " nothing (no message before it stopped)."
+      : crashExplanationPrefix + "\n" + lines.map { "  " + $0 }.joined(separator: "\n")
+    return said + "\nThat is usually caused by " + usualCause + "."
+  }
+
+  /// The first words of ``crashExplanation(runtimeSaid:usualCause:)``.
+  public static let crashExplanationPrefix = "The Swift runtime said:"
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Where in the learner's own code a failing check points, as
+/// `Chapters/06-Continuations/ProfileBridge.swift:12`, shown before anything
+/// in the hidden checks.
+///
+/// From the most to the least precise:
+/// 1. a file and line the runtime printed as it crashed (`Fatal error` in a
+///    force unwrap or a `precondition` names `Module/File.swift:line`);
+/// 2. a function the runtime or the kit named (`SWIFT TASK CONTINUATION
+///    MISUSE: profile(id:) ...`, `profile(id:) never finished`), found by its
+///    declaration in the chapter's files;
+/// 3. the first `// TODO:` left in the file of the exercise the check grades.
+struct CodePointer {
+  var workspace: Workspace
+  var variant: Variant
+
+  /// The learner's `file:line` for a failing check, with what is there.
+  func locate(_ check: CheckResult, in chapter: Curriculum.Chapter) -> (location: String, what: String)? {
+    let folder = workspace.codeFolder(chapter, variant)
+    let text = check.issues.joined(separator: "\n")
+    // 1. The runtime's own file and line, in the chapter's module.
+    if let match = text.firstMatch(of: /([A-Za-z_][\w]*)\/([\w+-]+\.swift):(\d+)/),
+      String(match.output.1) == chapter.codeModule,
+      FileManager.default.fileExists(atPath: workspace.url(folder + "/" + match.output.2).path)
+    {
+      return ("\(folder)/\(match.output.2):\(match.output.3)", "where it stopped")
+    }
+    // 2. A function named by the runtime or the kit.
+    let named =
+      text.firstMatch(of: /MISUSE: ([A-Za-z_]\w*)\(/).map { String($0.output.1) }
+      ?? text.firstMatch(of: /(?m)^([A-Za-z_]\w*)\([\w:]*\) never finished/).map { String($0.output.1) }
+    if let name = named {
+      for file in chapter.files {
+        if let line = lineNumber(in: folder + "/" + file, of: "func \(name)(") {
+          return ("\(folder)/\(file):\(line)", "\(name)(...)")
+        }
+      }
+    }
+    // 3. The exercise's file, at its first TODO.
+    let exercise = chapter.allExercises.first { $0.owns(checkID: check.id) } ?? chapter.allExercises.first
+    guard let file = exercise?.file, !file.isEmpty else { return nil }
+    let path = folder + "/" + file
+    guard FileManager.default.fileExists(atPath: workspace.url(path).path) else { return nil }
+    if let line = lineNumber(in: path, of: "TODO:") { return ("\(path):\(line)", "the TODO there") }
+    return ("\(path):1", "the exercise's file")
+  }
+
+  /// The first line of a file containing `needle`, counted from 1.
+  private func lineNumber(in path: String, of needle: String) -> Int? {
+    guard let text = try? String(contentsOf: workspace.url(path), encoding: .utf8) else { return nil }
+    let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(
+      separator: "\n", omittingEmptySubsequences: false)
+    return lines.firstIndex { $0.contains(needle) }.map { $0 + 1 }
+  }
+}
