@@ -270,3 +270,63 @@ struct ChapterRebuildTests {
     }
   }
 }
+
+@Suite("Editor integration")
+struct EditorTests {
+  /// The repository's `.vscode/tasks.json`.
+  static let tasks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent(".vscode/tasks.json")
+
+  /// Every pattern of every problem matcher of the task labelled `label`.
+  static func patterns(_ label: String) throws -> [[String]] {
+    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: tasks)) as? [String: Any]
+    let all = json?["tasks"] as? [[String: Any]] ?? []
+    let task = try #require(all.first { $0["label"] as? String == label })
+    let matchers = task["problemMatcher"] as? [[String: Any]] ?? []
+    return matchers.map { matcher in
+      if let one = matcher["pattern"] as? [String: Any] { return [one["regexp"] as? String ?? ""] }
+      return (matcher["pattern"] as? [[String: Any]] ?? []).map { $0["regexp"] as? String ?? "" }
+    }
+  }
+
+  /// The (file, line) pairs VS Code's matchers would find in `output`.
+  static func problems(in output: String, patterns: [[String]]) throws -> [String] {
+    let lines = output.split(separator: "\n").map(String.init)
+    var found: [String] = []
+    for pattern in patterns {
+      let expressions = try pattern.map { try NSRegularExpression(pattern: $0) }
+      for start in lines.indices where start + expressions.count <= lines.count {
+        let window = lines[start..<(start + expressions.count)]
+        let matches = zip(expressions, window).map { expression, line in
+          expression.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)).map { (line, $0) }
+        }
+        guard matches.allSatisfy({ $0 != nil }), let (line, last) = matches.last!, last.numberOfRanges >= 3
+        else { continue }
+        let file = String(line[Range(last.range(at: 1), in: line)!])
+        let number = String(line[Range(last.range(at: 2), in: line)!])
+        found.append("\(file):\(number)")
+      }
+    }
+    return found
+  }
+
+  @Test("The VS Code tasks' problem matchers find failing checks and compiler errors at the learner's line")
+  func problemMatchers() throws {
+    let workspace = try learnerCopy("workshop-learner-editor")
+    for label in ["Workshop: watch", "Workshop: check the chapter I am on"] {
+      let patterns = try Self.patterns(label)
+      let failing = workshop(["check", "01"], in: workspace.root).out
+      #expect(
+        try Self.problems(in: failing, patterns: patterns) == ["Chapters/01-Adder/Adder.swift:2"],
+        "\(label):\n\(failing)")
+      try write(
+        "public func add(_ a: Int, _ b: Int) -> Int { a + }\n", to: "Chapters/01-Adder/Adder.swift",
+        in: workspace)
+      let broken = workshop(["check", "01"], in: workspace.root).out
+      #expect(
+        try Self.problems(in: broken, patterns: patterns) == ["Chapters/01-Adder/Adder.swift:1"],
+        "\(label):\n\(broken)")
+      #expect(workshop(["reset", "01"], in: workspace.root).status == 0)
+    }
+  }
+}
