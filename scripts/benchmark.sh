@@ -7,8 +7,10 @@
 # 1. cold:  a fresh clone, `swift run workshop` until the first progress table
 #           (SwiftPM's shared caches in ~/.cache stay warm, as on a learner's
 #           machine after their first Swift build)
-# 2. edit:  change one line of a chapter, then `swift run workshop check 04`
-# 3. warm:  `swift run workshop` again with nothing changed
+# 2. watch: `swift run workshop watch 04` running; save a one-line change to
+#           a function body of chapter 04; time until its result is printed
+# 3. edit:  change one line of a chapter, then `swift run workshop check 04`
+# 4. warm:  `swift run workshop` again with nothing changed
 set -euo pipefail
 runs=${1:-5}
 cold_runs=$(( runs < 3 ? runs : 3 ))
@@ -38,7 +40,7 @@ edit_and_check() {
   local times=()
   for i in $(seq "$runs"); do
     # A real edit: a changed statement inside a function body.
-    edits=$((edits + 1))
+    edits=$(date +%s%N)
     sed -i "s/errorMessage = \"Search failed[0-9]*: /errorMessage = \"Search failed$edits: /" "$file"
     grep -q "Search failed$edits: " "$file" || { echo "the edit did not apply"; exit 1; }
     start=$(now)
@@ -46,6 +48,32 @@ edit_and_check() {
     times+=("$(elapsed "$start" "$(now)")")
     grep -q "checks pass" "$work/edit.txt" || { echo "no result after edit:"; cat "$work/edit.txt"; exit 1; }
   done
+  printf '%s\n' "${times[@]}" | median
+}
+
+# watch_saves ENV...: `workshop watch 04` running; each save of a one-line
+# body change, timed until the watcher has printed its result.
+watch_saves() {
+  local times=() out="$work/watch.txt"
+  : > "$out"
+  (cd "$work/clone" && exec env "$@" swift run workshop watch 04 > "$out" 2>&1) &
+  local watcher=$!
+  results() { grep -c "for saves" "$out" || true; }
+  # The first grading (every chapter) ends before the first save.
+  for _ in $(seq 600); do [ "$(results)" -ge 1 ] && break; sleep 0.1; done
+  [ "$(results)" -ge 1 ] || { echo "watch printed no result:"; cat "$out"; kill $watcher; exit 1; }
+  for i in $(seq "$runs"); do
+    local before; before=$(results)
+    edits=$(date +%s%N)
+    start=$(now)
+    sed -i "s/errorMessage = \"Search failed[0-9]*: /errorMessage = \"Search failed$edits: /" "$file"
+    for _ in $(seq 3000); do [ "$(results)" -gt "$before" ] && break; sleep 0.01; done
+    [ "$(results)" -gt "$before" ] || { echo "no result after a save:"; cat "$out"; kill $watcher; exit 1; }
+    times+=("$(elapsed "$start" "$(now)")")
+    sleep 0.5
+  done
+  kill -INT $watcher 2> /dev/null || true
+  wait $watcher 2> /dev/null || true
   printf '%s\n' "${times[@]}" | median
 }
 
@@ -61,6 +89,8 @@ warm() {
 }
 
 if command -v bwrap > /dev/null; then sandbox="sandboxed"; else sandbox="not sandboxed: no bubblewrap"; fi
+watch_sandboxed=$(watch_saves WORKSHOP_BENCHMARK=1)
+watch_plain=$(watch_saves WORKSHOP_NO_SANDBOX=1)
 edit_sandboxed=$(edit_and_check WORKSHOP_BENCHMARK=1)
 warm_sandboxed=$(warm WORKSHOP_BENCHMARK=1)
 edit_plain=$(edit_and_check WORKSHOP_NO_SANDBOX=1)
@@ -69,6 +99,8 @@ warm_plain=$(warm WORKSHOP_NO_SANDBOX=1)
 echo "| Step | Median (s) | Runs |"
 echo "| --- | --- | --- |"
 echo "| Cold clone → first progress table | $(printf '%s\n' "${cold[@]}" | median) | ${#cold[@]} |"
+echo "| Save a one-line change → \`workshop watch 04\` result ($sandbox) | $watch_sandboxed | $runs |"
+echo "| The same, \`WORKSHOP_NO_SANDBOX=1\` | $watch_plain | $runs |"
 echo "| Edit one chapter file → \`workshop check 04\` result ($sandbox) | $edit_sandboxed | $runs |"
 echo "| The same, \`WORKSHOP_NO_SANDBOX=1\` | $edit_plain | $runs |"
 echo "| Warm \`swift run workshop\` (all chapters, $sandbox) | $warm_sandboxed | $runs |"
