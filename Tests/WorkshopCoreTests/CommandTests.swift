@@ -128,7 +128,7 @@ struct CommandTests {
     let check = try #require(Help.text(for: "check"))
     #expect(check.contains("USAGE: workshop check [<chapter>] [--solutions] [--timeout <seconds>]"))
     #expect(check.contains("(default: \(Int(Grader.defaultTimeLimit)))"))
-    #expect(Help.usage(for: "hint") == "Usage: workshop hint [<chapter>] [--reset]")
+    #expect(Help.usage(for: "hint") == "Usage: workshop hint [<chapter>] [--reset] [--exercise <name>]")
     #expect(
       Help.usage(for: "verify")
         == "Usage: workshop verify [--repeat <count>] [--fixes <chapter>] [--timeout <seconds>] [--record-starters]"

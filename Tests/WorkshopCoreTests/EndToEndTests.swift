@@ -166,7 +166,7 @@ struct EndToEndTests {
     }
     let (_, out, _) = try await workshop(["hint", "01"])
     #expect(out.contains("That was the last hint"))
-    #expect(out.contains("Solutions/01-Passing/"))
+    #expect(out.contains("swift run workshop solution 01"))
   }
 
   @Test("An unknown chapter is a usage error with a suggestion")

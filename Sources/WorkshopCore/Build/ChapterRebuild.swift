@@ -262,19 +262,34 @@ public struct ChapterRebuild: Sendable {
       }
     }
     guard let planned = jobs(arguments), !planned.isEmpty,
-      !planned.joined().contains(where: { $0.contains("TemporaryDirectory") || $0.hasPrefix("@/tmp") })
+      !planned.joined().contains(where: { $0.contains("TemporaryDirectory.") })
     else { return nil }
     var expanded: [[String]] = []
     for job in planned {
       let tool = URL(fileURLWithPath: job[0]).lastPathComponent
       if tool == "clang" || tool == "clang++" {
         guard let inner = jobs(job), !inner.isEmpty else { return nil }
-        expanded += inner
+        expanded += inner.map { Self.fasterLinker($0, beside: job[0]) }
       } else {
         expanded.append(job)
       }
     }
     return expanded
+  }
+
+  /// On Linux, the toolchain's own `ld.lld` instead of `ld.gold`: it takes
+  /// the same arguments and links the test product in half the time. If it
+  /// fails, the planned link runs as it is (see ``link(_:)``).
+  static func fasterLinker(_ job: [String], beside clang: String) -> [String] {
+    #if os(Linux)
+      let lld = URL(fileURLWithPath: clang).deletingLastPathComponent().appendingPathComponent("ld.lld").path
+      guard let linker = job.first, URL(fileURLWithPath: linker).lastPathComponent == "ld.gold",
+        FileManager.default.isExecutableFile(atPath: lld)
+      else { return job }
+      return [lld] + job.dropFirst()
+    #else
+      return job
+    #endif
   }
 
   private func run(_ arguments: [String]) throws -> ProcessOutcome {

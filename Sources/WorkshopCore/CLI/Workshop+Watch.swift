@@ -59,7 +59,9 @@ extension Workshop {
     }
     let all = loop.workspace.curriculum.chapters.compactMap { loop.reports[$0.number] }
     lines.append(report.summaryLine(all, besides: focus))
-    let took = loop.lastDuration.map { String(format: " · graded in %.1f s", $0.inSeconds) } ?? ""
+    let took =
+      (loop.lastDuration.map { String(format: " · graded in %.1f s", $0.inSeconds) } ?? "")
+      + (loop.slowPath.map { " (built with SwiftPM: \($0))" } ?? "")
     lines.append(
       style.dim(
         "Watching \(variant.folder)/ for saves\(took) · "
@@ -86,6 +88,8 @@ struct WatchLoop {
   var lastDuration: Duration?
   /// The checks `build` holds, once listed.
   var expected: [ExpectedCheck]?
+  /// Why the last save was built with SwiftPM rather than on its own.
+  var slowPath: String?
 
   /// Grades every chapter with SwiftPM.
   mutating func gradeAll() {
@@ -98,6 +102,7 @@ struct WatchLoop {
     let start = ContinuousClock.now
     defer { lastDuration = ContinuousClock.now - start }
     error = nil
+    slowPath = nil
     do {
       var build: Build
       if quick, chapters.count == 1, let last = self.build {
@@ -110,7 +115,8 @@ struct WatchLoop {
         case .compileErrors(let errors):
           record([ChapterReport(chapter: chapters[0], compileErrors: errors)])
           return
-        case .unavailable:
+        case .unavailable(let reason):
+          slowPath = reason
           build = try grader.build()
           expected = nil
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Notices saves in a set of folders by looking at their Swift files twenty
+/// Notices saves in a set of folders by looking at their Swift files fifty
 /// times a second.
 ///
 /// Polling is one code path on Linux and macOS, sees every way an editor
@@ -13,10 +13,10 @@ public struct FileWatcher: Sendable {
   /// The watched folders, absolute, each with a key the changes are reported by.
   public var folders: [(key: Int, path: String)]
   /// How long to wait between looks.
-  public var interval: Duration = .milliseconds(50)
+  public var interval: Duration = .milliseconds(20)
   /// How long a change must stay still before it counts: an editor that
   /// writes a file in several steps is read once it has finished.
-  public var settle: Duration = .milliseconds(25)
+  public var settle: Duration = .milliseconds(20)
 
   public init(folders: [(key: Int, path: String)]) {
     self.folders = folders
