@@ -24,16 +24,13 @@ public enum RuntimeMessage {
 }
 
 extension Verdict {
-  /// How the kit explains an exit test's crash; the runner recognises it by
-  /// ``crashExplanationPrefix`` and shows it first.
-  public static func crashExplanation(runtimeSaid lines: [String], usualCause: String) -> String {
-    let said =
-      lines.isEmpty
-      ? crashExplanationPrefix + " nothing (no message before it stopped)."
-      : crashExplanationPrefix + "\n" + lines.map { "  " + $0 }.joined(separator: "\n")
-    return said + "\nThat is usually caused by " + usualCause + "."
+  /// How the kit records what the runtime said as an exit test's process
+  /// crashed; the runner recognises it by ``crashExplanationPrefix`` and
+  /// shows it right after the crash.
+  public static func crashExplanation(runtimeSaid lines: [String]) -> String {
+    crashExplanationPrefix + "\n" + lines.map { "  " + $0 }.joined(separator: "\n")
   }
 
-  /// The first words of ``crashExplanation(runtimeSaid:usualCause:)``.
+  /// The first words of ``crashExplanation(runtimeSaid:)``.
   public static let crashExplanationPrefix = "The Swift runtime said:"
 }

@@ -10,18 +10,22 @@ import Testing
 
 /// Keeps what the Swift runtime says when an exit test's process crashes, so
 /// that the check shows the learner's own crash (a nil force unwrap, say) in
-/// the runtime's words before what usually causes the crash it expected.
+/// the runtime's words, before the check's own words on what usually causes
+/// the crash it guards against.
 ///
 /// An exit test's process does not share the test's standard error, and an
 /// exit test that fails returns no result to read it from; so the exit test
 /// writes its standard error to a file named after the check and the test
 /// process, and the check reads it back:
 ///
-///     let result = await #expect(processExitsWith: .success, "The app survives ...") {
+///     let result = await #expect(
+///       processExitsWith: .success,
+///       "The app survives ... A crash here usually comes from resuming a continuation twice."
+///     ) {
 ///       CrashLog.keepStandardError(of: "both")
 ///       ...
 ///     }
-///     CrashLog.explain(result, of: "both", usually: "resuming a continuation twice")
+///     CrashLog.explain(result, of: "both")
 public enum CrashLog {
   /// Inside the exit test: sends its standard error to the file for `name`.
   public static func keepStandardError(of name: String) {
@@ -31,11 +35,11 @@ public enum CrashLog {
     close(descriptor)
   }
 
-  /// After the exit test: when it failed, records what the runtime said as
-  /// it stopped the process, then what usually causes that.
+  /// After the exit test: when it failed and the runtime said why, records
+  /// what it said. A process that ended for another reason (the body threw,
+  /// or an expectation in it failed) has no runtime message, and gets none.
   public static func explain(
-    _ result: ExitTest.Result?, of name: String, usually cause: String,
-    sourceLocation: SourceLocation = #_sourceLocation
+    _ result: ExitTest.Result?, of name: String, sourceLocation: SourceLocation = #_sourceLocation
   ) {
     let url = file(name, testProcess: getpid())
     defer { try? FileManager.default.removeItem(at: url) }
@@ -43,9 +47,9 @@ public enum CrashLog {
     guard result == nil else { return }
     let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
     let said = RuntimeMessage.lines(in: text)
+    guard !said.isEmpty else { return }
     Issue.record(
-      Comment(rawValue: Verdict.crashExplanation(runtimeSaid: said, usualCause: cause)),
-      sourceLocation: sourceLocation)
+      Comment(rawValue: Verdict.crashExplanation(runtimeSaid: said)), sourceLocation: sourceLocation)
   }
 
   private static func file(_ name: String, testProcess: pid_t) -> URL {

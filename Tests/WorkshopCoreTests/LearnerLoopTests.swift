@@ -259,7 +259,27 @@ struct ChapterRebuildTests {
       Issue.record("a new file was rebuilt without SwiftPM")
       return
     }
+    // Once SwiftPM has built the new file, edits are quick again, and
+    // compile with it (the driver's jobs are not reused from before).
+    let withExtra = try grader.build()
+    try write(
+      "public func add(_ a: Int, _ b: Int) -> Int { a + b + extra - 1 }\n",
+      to: "Chapters/01-Adder/Adder.swift",
+      in: workspace)
+    guard case .built = rebuild.rebuild(adder, after: withExtra) else {
+      Issue.record("an edit after a new file was built was not rebuilt quickly, with the new file")
+      return
+    }
+    // A plan SwiftPM rewrote since its last complete build is not used.
+    let plan = workspace.scratchPath(for: .chapters).appendingPathComponent("debug.yaml")
+    try (try String(contentsOf: plan, encoding: .utf8) + "\n").write(
+      to: plan, atomically: true, encoding: .utf8)
+    guard case .unavailable = rebuild.rebuild(adder, after: withExtra) else {
+      Issue.record("a plan other than the last build's was used")
+      return
+    }
     try FileManager.default.removeItem(at: workspace.url("Chapters/01-Adder/Extra.swift"))
+    try write(solvedAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
     // A check edited: not the chapter's own change.
     let checks = workspace.url("Tests/01-AdderTests/AdderTests.swift")
     try (try String(contentsOf: checks, encoding: .utf8) + "\n// edited\n").write(
@@ -268,6 +288,24 @@ struct ChapterRebuildTests {
       Issue.record("an edited check was rebuilt without SwiftPM")
       return
     }
+  }
+}
+
+@Suite("Paths relative to where the command ran")
+struct RelativePathTests {
+  @Test("Paths in output are relative to a folder inside the workshop, folders and trailing slashes included")
+  func relative() {
+    let root = URL(fileURLWithPath: "/w")
+    let inChapter = Workshop.pathRewriter(
+      root: root, directory: URL(fileURLWithPath: "/w/Chapters/04-DebouncedSearch"))
+    #expect(
+      inChapter("Edit Chapters/04-DebouncedSearch/SearchModel.swift now") == "Edit SearchModel.swift now")
+    #expect(inChapter("Open Chapters/01-TaskTree/Dashboard.swift.") == "Open ../01-TaskTree/Dashboard.swift.")
+    #expect(inChapter("Edit Chapters/02-TaskGroups/ (A.swift)") == "Edit ../02-TaskGroups/ (A.swift)")
+    #expect(inChapter("(at Tests/04-X/Y.swift:3)") == "(at ../../Tests/04-X/Y.swift:3)")
+    #expect(inChapter("Watching Chapters/ for saves") == "Watching Chapters/ for saves")
+    let atRoot = Workshop.pathRewriter(root: root, directory: root)
+    #expect(atRoot("Chapters/04-X/Y.swift") == "Chapters/04-X/Y.swift")
   }
 }
 

@@ -6,24 +6,23 @@ import Testing
 
 @Suite("Failures point at the learner's code")
 struct PointerTests {
-  @Test("An exit test's crash shows the runtime's message first, then the check's words and the usual cause")
+  @Test("An exit test's crash shows the runtime's message first, then the check's words on the usual cause")
   func crashExplanationJoinsTheCrash() throws {
     let crash = """
       Expected the code to keep running; the process crashed (SIGILL).
-      The app must survive an SDK that calls back twice.
+      The app must survive an SDK that calls back twice. A crash here usually comes from resuming a continuation twice.
       (at ContinuationsTests.swift:162)
       """
     let explanation =
       Verdict.crashExplanation(
-        runtimeSaid: ["Continuations/ProfileBridge.swift:42: Fatal error: Unexpectedly found nil"],
-        usualCause: "resuming a continuation twice") + "\n(at ContinuationsTests.swift:170)"
+        runtimeSaid: ["Continuations/ProfileBridge.swift:42: Fatal error: Unexpectedly found nil"])
+      + "\n(at ContinuationsTests.swift:170)"
     let merged = try #require(EventStream.mergeCrash(crash, explanation: explanation))
     #expect(
       merged == """
         Expected the code to keep running; the process crashed (SIGILL). The Swift runtime said:
           Continuations/ProfileBridge.swift:42: Fatal error: Unexpectedly found nil
-        The app must survive an SDK that calls back twice.
-        That is usually caused by resuming a continuation twice.
+        The app must survive an SDK that calls back twice. A crash here usually comes from resuming a continuation twice.
         (at ContinuationsTests.swift:162)
         """)
     #expect(EventStream.mergeCrash("Some other failure", explanation: explanation) == nil)

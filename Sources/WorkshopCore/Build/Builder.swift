@@ -74,7 +74,8 @@ public struct Builder: Sendable {
         Fingerprint.modulesSwiftPMWouldMiss(between: last?.files ?? [:], and: files).map { module in
           // A chapter whose checks the learner writes builds as its test module.
           workspace.curriculum.chapters.first { $0.name == module }?.codeModule ?? module
-        }))
+        }
+      ).union(last?.quickBuilt ?? []))
 
     var broken = precheck()
     while true {
@@ -84,7 +85,8 @@ public struct Builder: Sendable {
         // The inputs as read before the build started: an edit saved during
         // the build is a change.
         Fingerprint.Record(
-          files: files, product: Fingerprint.identity(of: product), isComplete: broken.isEmpty
+          files: files, product: Fingerprint.identity(of: product), isComplete: broken.isEmpty,
+          plan: ContentHash.of(scratchPath.appendingPathComponent("debug.yaml"))
         )
         .save(to: recordFile)
         return Build(product: product, launcher: launcher, brokenChapters: broken, sanitizer: sanitizer)

@@ -52,22 +52,38 @@ public struct ChapterRebuild: Sendable {
       return .unavailable("the chapter is graded with builds of its own")
     }
     let scratch = workspace.scratchPath(for: variant)
-    guard let plan = try? String(contentsOf: scratch.appendingPathComponent("debug.yaml"), encoding: .utf8)
-    else { return .unavailable("no build plan") }
-    guard let compile = Self.command(in: plan, key: "C.\(chapter.codeModule)-", suffix: "-debug.module"),
-      let checks = Self.command(in: plan, key: "C.\(chapter.testModule)-", suffix: "-debug.module"),
-      let link = Self.command(in: plan, key: "C.", suffix: "-debug.test")
+    // SwiftPM locks its scratch folder while it builds; so does this, before
+    // reading what SwiftPM wrote there.
+    let lock = open(scratch.appendingPathComponent(".lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    guard lock >= 0 else { return .unavailable("cannot open the build lock") }
+    defer { close(lock) }
+    guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return .unavailable("another build is running") }
+    defer { flock(lock, LOCK_UN) }
+
+    // The plan must be the one the last complete SwiftPM build wrote: any
+    // SwiftPM run since (one that left a chapter out, or was interrupted)
+    // rewrote it.
+    let recordFile = scratch.appendingPathComponent(Fingerprint.Record.fileName)
+    guard
+      let planText = try? String(contentsOf: scratch.appendingPathComponent("debug.yaml"), encoding: .utf8),
+      let record = Fingerprint.Record.load(from: recordFile),
+      record.plan == ContentHash.of(Data(planText.utf8))
+    else { return .unavailable("the build plan is not the last build's") }
+    guard let compile = Self.command(in: planText, key: "C.\(chapter.codeModule)-", suffix: "-debug.module"),
+      let checks = Self.command(in: planText, key: "C.\(chapter.testModule)-", suffix: "-debug.module"),
+      let link = Self.command(in: planText, key: "C.", suffix: "-debug.test")
     else { return .unavailable("the last build left the chapter out") }
 
     // The plan must be for the files the chapter has now.
-    let folder = workspace.url(workspace.codeFolder(chapter, variant)).resolvingSymlinksInPath().path
-    let planned = Set(compile.inputs.filter { $0.hasSuffix(".swift") })
-    let present = Set(Self.swiftFiles(in: folder))
+    let folder = workspace.url(workspace.codeFolder(chapter, variant)).path
+    let planned = Set(compile.inputs.filter { $0.hasSuffix(".swift") }.map(Self.realPath))
+    let present = Set(Self.swiftFiles(in: folder).map(Self.realPath))
     guard planned == present else { return .unavailable("the chapter's files were added or removed") }
     // Nothing else changed since that build. The inputs are read before
     // compiling: an edit saved meanwhile is a change.
     let states = Fingerprint.states(workspace: workspace, variant: variant)
-    guard Self.onlyChanged(chapter, states: states, workspace: workspace, variant: variant) else {
+    guard Self.onlyChanged(chapter, states: states, record: record, workspace: workspace, variant: variant)
+    else {
       return .unavailable("files outside the chapter changed")
     }
     if let problems = Builder(workspace: workspace, variant: variant, environment: environment).precheck(
@@ -76,43 +92,40 @@ public struct ChapterRebuild: Sendable {
       return .compileErrors(problems)
     }
 
-    // SwiftPM locks its scratch folder while it builds; so does this.
-    let lock = open(scratch.appendingPathComponent(".lock").path, O_RDWR | O_CREAT, 0o644)
-    guard lock >= 0 else { return .unavailable("cannot open the build lock") }
-    defer { close(lock) }
-    guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return .unavailable("another build is running") }
-    defer { flock(lock, LOCK_UN) }
-
+    let interface = compile.outputs.first { $0.hasSuffix(".swiftmodule") }.map { URL(fileURLWithPath: $0) }
+    /// After a failed compile the interface may be new while the checks were
+    /// built against the old one: without it, the next rebuild compiles
+    /// the checks again, and SwiftPM the chapter.
+    func failed(_ outcome: ProcessOutcome) -> Outcome {
+      if let interface { try? FileManager.default.removeItem(at: interface) }
+      let errors = Diagnostics.compilerErrors(in: outcome.standardOutput + "\n" + outcome.standardError)
+      guard !errors.isEmpty else { return .unavailable("the compiler failed without an error") }
+      return .compileErrors(errors.prefix(3).map { workspace.relativize($0.text) })
+    }
     do {
-      let interface = compile.outputs.first { $0.hasSuffix(".swiftmodule") }.map { URL(fileURLWithPath: $0) }
       let before = interface.map(Fingerprint.hash) ?? ""
       let compiled = try self.compile(compile.arguments)
-      guard compiled.succeeded else {
-        let errors = Diagnostics.compilerErrors(in: compiled.standardOutput + "\n" + compiled.standardError)
-        guard !errors.isEmpty else { return .unavailable("the compiler failed without an error") }
-        return .compileErrors(errors.prefix(3).map { workspace.relativize($0.text) })
-      }
-      let checksRebuilt = interface.map(Fingerprint.hash) != before
+      guard compiled.succeeded else { return failed(compiled) }
+      let checksRebuilt = before.isEmpty || interface.map(Fingerprint.hash) != before
       if checksRebuilt {
         let checked = try self.compile(checks.arguments)
-        guard checked.succeeded else {
-          let errors = Diagnostics.compilerErrors(in: checked.standardOutput + "\n" + checked.standardError)
-          guard !errors.isEmpty else { return .unavailable("the checks failed to compile without an error") }
-          return .compileErrors(errors.prefix(3).map { workspace.relativize($0.text) })
-        }
+        guard checked.succeeded else { return failed(checked) }
       }
       guard try self.link(link.arguments) else { return .unavailable("the link failed") }
       let product = try last.launcher.product(in: scratch.appendingPathComponent("debug"))
       // The product is now what SwiftPM would have built from these inputs:
       // the next run reuses it, and the next quick rebuild starts from it.
-      let recordFile = scratch.appendingPathComponent(Fingerprint.Record.fileName)
-      if var record = Fingerprint.Record.load(from: recordFile) {
-        let prefix = workspace.codeFolder(chapter, variant) + "/"
-        record.files = record.files.filter { !$0.key.hasPrefix(prefix) }
-          .merging(states.filter { $0.key.hasPrefix(prefix) }) { _, new in new }
-        record.product = Fingerprint.identity(of: product)
-        record.save(to: recordFile)
-      }
+      // SwiftPM's own record of what it compiled is not: its next build
+      // compiles the modules built here again, whole.
+      var updated = record
+      let prefix = workspace.codeFolder(chapter, variant) + "/"
+      updated.files = record.files.filter { !$0.key.hasPrefix(prefix) }
+        .merging(states.filter { $0.key.hasPrefix(prefix) }) { _, new in new }
+      updated.product = Fingerprint.identity(of: product)
+      updated.quickBuilt = Array(
+        Set(record.quickBuilt ?? []).union([chapter.codeModule] + (checksRebuilt ? [chapter.testModule] : []))
+      ).sorted()
+      updated.save(to: recordFile)
       var build = last
       build.product = product
       build.brokenChapters[chapter.number] = nil
@@ -120,6 +133,13 @@ public struct ChapterRebuild: Sendable {
     } catch {
       return .unavailable("\(error)")
     }
+  }
+
+  /// The path with every link resolved (macOS's `/tmp` is `/private/tmp`).
+  static func realPath(_ path: String) -> String {
+    guard let resolved = realpath(path, nil) else { return path }
+    defer { free(resolved) }
+    return String(cString: resolved)
   }
 
   // MARK: - The plan
@@ -194,13 +214,9 @@ public struct ChapterRebuild: Sendable {
   /// Whether every input of the variant's build, other than `chapter`'s
   /// code, has the content it had at the last SwiftPM build.
   static func onlyChanged(
-    _ chapter: Curriculum.Chapter, states: [String: Fingerprint.FileState], workspace: Workspace,
-    variant: Variant
+    _ chapter: Curriculum.Chapter, states: [String: Fingerprint.FileState], record: Fingerprint.Record,
+    workspace: Workspace, variant: Variant
   ) -> Bool {
-    let scratch = workspace.scratchPath(for: variant)
-    guard
-      let record = Fingerprint.Record.load(from: scratch.appendingPathComponent(Fingerprint.Record.fileName))
-    else { return false }
     let prefix = workspace.codeFolder(chapter, variant) + "/"
     let now = states.mapValues(\.hash)
     let last = record.inputs
@@ -215,10 +231,11 @@ public struct ChapterRebuild: Sendable {
   /// Compiles a module: the compiler jobs the driver would run, side by side.
   /// Their output together is what the driver would print.
   private func compile(_ arguments: [String]) throws -> ProcessOutcome {
-    guard let jobs = Self.expanded.withLock({ $0[arguments] }) ?? expand(arguments) else {
+    let key = Self.cacheKey(arguments)
+    guard let jobs = Self.expanded.withLock({ $0[key] }) ?? expand(arguments) else {
       return try run(arguments)
     }
-    Self.expanded.withLock { $0[arguments] = jobs }
+    Self.expanded.withLock { $0[key] = jobs }
     let outcomes = concurrentMap(jobs, width: jobs.count) { job in try? run(job) }
     guard outcomes.allSatisfy({ $0 != nil }) else { return try run(arguments) }
     let all = outcomes.compactMap { $0 }
@@ -234,18 +251,29 @@ public struct ChapterRebuild: Sendable {
   /// run are asked once (`-###`) and then run directly, which halves the
   /// link's time. When that fails, the planned command runs as it is.
   private func link(_ arguments: [String]) throws -> Bool {
-    if let jobs = Self.expanded.withLock({ $0[arguments] }) ?? expand(arguments) {
-      Self.expanded.withLock { $0[arguments] = jobs }
+    let key = Self.cacheKey(arguments)
+    if let jobs = Self.expanded.withLock({ $0[key] }) ?? expand(arguments) {
+      Self.expanded.withLock { $0[key] = jobs }
       var linked = true
       for job in jobs where linked { linked = try run(job).succeeded }
       if linked { return true }
-      Self.expanded.withLock { $0[arguments] = nil }
+      Self.expanded.withLock { $0[key] = nil }
     }
     return try run(arguments).succeeded
   }
 
   /// The commands the compiler drivers would run, per planned command.
   private static let expanded = Mutex<[[String]: [[String]]]>([:])
+
+  /// A planned command, with the content of each file it reads its
+  /// arguments from (`@.../sources`): SwiftPM rewrites those lists when a
+  /// chapter gains or loses a file, while the command stays the same.
+  static func cacheKey(_ arguments: [String]) -> [String] {
+    arguments
+      + arguments.filter { $0.hasPrefix("@") }.map {
+        (try? String(contentsOfFile: String($0.dropFirst()), encoding: .utf8)) ?? ""
+      }
+  }
 
   /// The commands `swiftc` would run for `arguments`, with each `clang`
   /// among them replaced by the commands it would run; nil when a command

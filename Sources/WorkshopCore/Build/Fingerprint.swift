@@ -115,6 +115,12 @@ public enum Fingerprint {
     var product: String
     /// Whether every chapter was in the build.
     var isComplete: Bool
+    /// The content hash of SwiftPM's build plan (`debug.yaml`) as that
+    /// build wrote it: ``ChapterRebuild`` uses only that plan.
+    var plan: String?
+    /// The modules ``ChapterRebuild`` compiled since: SwiftPM's record of
+    /// them is stale, so its next build compiles them again, whole.
+    var quickBuilt: [String]?
 
     var inputs: Inputs { files.mapValues(\.hash) }
 

@@ -40,7 +40,7 @@ extension Workshop {
       } else {
         guard let open = openExercises(chapter, workspace) else { return ExitCode.failure }
         switch open.count {
-        case 0:
+        case 0 where Whereabouts(workspace: workspace).isKnownDone(chapter):
           console.out(
             style.green("Chapter \(chapter.paddedNumber) is done!") + " Compare with the reference: "
               + style.command("swift run workshop solution \(chapter.paddedNumber)") + ".")
@@ -48,7 +48,11 @@ extension Workshop {
         case 1:
           exercise = open[0]
         default:
-          console.out("\(open.count) exercises of \(label) still fail. Which one would you like a hint for?")
+          // Several fail, or none does and still the chapter is not done.
+          let open = open.isEmpty ? exercises : open
+          console.out(
+            (open.count == exercises.count ? "The exercises" : "\(open.count) exercises")
+              + " of \(label) still need work. Which one would you like a hint for?")
           for candidate in open {
             console.out(
               "  "

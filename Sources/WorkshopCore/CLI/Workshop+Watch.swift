@@ -36,7 +36,8 @@ extension Workshop {
     {
       guard !changed.isEmpty else { continue }
       focus = chapters.first { $0.number == changed.last } ?? focus
-      console.status?("Grading \(changed.map { String(format: "%02d", $0) }.joined(separator: ", "))")
+      // A line, not a status: editors' problem matchers start over on it.
+      console.out("Grading \(changed.map { String(format: "%02d", $0) }.joined(separator: ", "))…")
       loop.grade(chapters.filter { changed.contains($0.number) })
       console.clearStatus()
       draw(loop, focus: focus, interactive: interactive, workspace: workspace, variant: variant)
@@ -101,6 +102,7 @@ struct WatchLoop {
   mutating func grade(_ chapters: [Curriculum.Chapter], quick: Bool = true) {
     let start = ContinuousClock.now
     defer { lastDuration = ContinuousClock.now - start }
+    let code = Whereabouts(workspace: workspace).codeKeys()
     error = nil
     slowPath = nil
     do {
@@ -113,7 +115,7 @@ struct WatchLoop {
           build = rebuilt
           if checksRebuilt { expected = nil }
         case .compileErrors(let errors):
-          record([ChapterReport(chapter: chapters[0], compileErrors: errors)])
+          record([ChapterReport(chapter: chapters[0], compileErrors: errors)], code: code)
           return
         case .unavailable(let reason):
           slowPath = reason
@@ -126,7 +128,7 @@ struct WatchLoop {
       }
       if expected == nil { expected = try grader.listChecks(build) }
       let graded = try grader.run(chapters, build: build, expected: expected)
-      record(graded)
+      record(graded, code: code)
       self.build = build
     } catch {
       self.error = "\(error)"
@@ -134,11 +136,11 @@ struct WatchLoop {
   }
 
   /// Keeps the reports, and what they tell about the learner's progress.
-  private mutating func record(_ graded: [ChapterReport]) {
+  private mutating func record(_ graded: [ChapterReport], code: [String: String]) {
     var graded = graded
     if variant == .chapters {
       graded = KnownChecks(workspace: workspace).fill(graded)
-      Whereabouts(workspace: workspace).remember(graded)
+      Whereabouts(workspace: workspace).remember(graded, code: code)
     }
     for report in graded { reports[report.chapter.number] = report }
   }

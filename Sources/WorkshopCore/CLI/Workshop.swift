@@ -154,13 +154,15 @@ public struct Workshop {
     guard herePath.hasPrefix(rootPath + "/") else { return { $0 } }
     let here = herePath.dropFirst(rootPath.count + 1).split(separator: "/").map(String.init)
     return { text in
-      text.replacing(/(^|[^\w.\/-])((?:Chapters|Solutions|Tests|Slides|Sources)\/[\w.-]+(?:\/[\w.-]+)+)/) {
+      text.replacing(/(^|[^\w.\/-])((?:Chapters|Solutions|Tests|Slides|Sources)\/[\w.-]+(?:\/[\w.-]+)*\/?)/) {
         match in
         let path = match.output.2.split(separator: "/").map(String.init)
+        let slash = match.output.2.hasSuffix("/") ? "/" : ""
         var common = 0
         while common < min(path.count - 1, here.count), path[common] == here[common] { common += 1 }
         return match.output.1
           + (Array(repeating: "..", count: here.count - common) + path[common...]).joined(separator: "/")
+          + slash
       }
     }
   }
@@ -187,7 +189,9 @@ public struct Workshop {
       guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
       return reset([chapter], workspace)
     case .solution(let query, let force):
-      guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
+      // Without a chapter: the one just finished, if any.
+      let finished = query == nil ? Whereabouts(workspace: workspace).lastDone() : nil
+      guard let chapter = finished ?? resolve(query, in: workspace) else { return ExitCode.usage }
       return solution(chapter, workspace, force: force)
     case .verify(let repeatCount, let fixesOf, let options):
       return verify(workspace, repeatCount: repeatCount, fixesOf: fixesOf, options)
@@ -302,6 +306,7 @@ public struct Workshop {
     -> [ChapterReport]?
   {
     if !options.solutions { Starters(workspace: workspace).remember() }
+    let code = Whereabouts(workspace: workspace).codeKeys()
     do {
       if try workspace.syncDigest() {
         console.err(style.dim("note: curriculum.json changed; updated the digest line in Package.swift."))
@@ -318,7 +323,7 @@ public struct Workshop {
       if grader.sandbox == nil { console.err(style.dim("note: " + Sandbox.unavailableNote)) }
       if !options.solutions {
         reports = KnownChecks(workspace: workspace).fill(reports)
-        Whereabouts(workspace: workspace).remember(reports)
+        Whereabouts(workspace: workspace).remember(reports, code: code)
       }
       return reports
     } catch {

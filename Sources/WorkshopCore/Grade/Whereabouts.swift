@@ -41,12 +41,19 @@ public struct Whereabouts: Sendable {
     return grades
   }
 
-  /// Remembers what grading found.
-  public func remember(_ reports: [ChapterReport]) {
+  /// The code of every chapter as it is now, by folder: read before
+  /// grading, so that a save while it runs is not taken for graded code.
+  public func codeKeys() -> [String: String] {
+    Dictionary(uniqueKeysWithValues: workspace.curriculum.chapters.map { ($0.folder, codeKey($0)) })
+  }
+
+  /// Remembers what grading found, for the code read before it (`code`, from ``codeKeys()``).
+  public func remember(_ reports: [ChapterReport], code: [String: String]) {
     var grades = load()
     for report in reports {
       grades[report.chapter.folder] = LastGrade(
-        code: codeKey(report.chapter), done: report.state == .done, failing: report.failing.map(\.id),
+        code: code[report.chapter.folder] ?? "", done: report.state == .done,
+        failing: report.failing.map(\.id),
         brokenFiles: report.compileErrors.flatMap { Diagnostics.compilerErrors(in: $0).map(\.path) })
     }
     try? FileManager.default.createDirectory(at: workspace.stateDirectory, withIntermediateDirectories: true)
@@ -64,6 +71,14 @@ public struct Whereabouts: Sendable {
   /// Whether a chapter was last graded done with the code it has now.
   public func isKnownDone(_ chapter: Curriculum.Chapter) -> Bool {
     lastGrade(chapter)?.done == true
+  }
+
+  /// The chapter done with its code as it is that the learner edited last:
+  /// the one whose solution they most likely want to see.
+  public func lastDone() -> Curriculum.Chapter? {
+    let starters = Starters(workspace: workspace)
+    return workspace.curriculum.chapters.filter { isKnownDone($0) }
+      .max { (starters.lastEdit($0) ?? .distantPast) < (starters.lastEdit($1) ?? .distantPast) }
   }
 
   /// The chapter the learner is on, from the reports of a grading of every chapter.

@@ -20,9 +20,9 @@ struct CodePointer {
     let folder = workspace.codeFolder(chapter, variant)
     let text = check.issues.joined(separator: "\n")
     // 1. The runtime's own file and line, in the chapter's module.
-    if let match = text.firstMatch(of: /([A-Za-z_][\w]*)\/([\w+-]+\.swift):(\d+)/),
-      String(match.output.1) == chapter.codeModule,
-      FileManager.default.fileExists(atPath: workspace.url(folder + "/" + match.output.2).path)
+    for match in text.matches(of: /([A-Za-z_][\w]*)\/([\w+-]+\.swift):(\d+)/)
+    where String(match.output.1) == chapter.codeModule
+      && FileManager.default.fileExists(atPath: workspace.url(folder + "/" + match.output.2).path)
     {
       return ("\(folder)/\(match.output.2):\(match.output.3)", "where it stopped")
     }

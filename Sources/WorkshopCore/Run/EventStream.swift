@@ -200,24 +200,23 @@ public enum EventStream {
     return nil
   }
 
-  /// An exit test's crash (`crash`) with the kit's explanation of it: the
-  /// crash, what the runtime said, the check's own words, then the usual
-  /// cause; nil when `explanation` is not one.
+  /// An exit test's crash (`crash`) with what the runtime said as it
+  /// happened (`explanation`, from the kit's ``CrashLog``): the crash, the
+  /// runtime's words, then the check's own; nil when `explanation` is not one.
   static func mergeCrash(_ crash: String, explanation: String) -> String? {
     guard crash.hasPrefix("Expected the code to keep running;"),
       explanation.hasPrefix(Verdict.crashExplanationPrefix)
     else { return nil }
-    func parts(_ text: String) -> (lines: [String], location: String?) {
+    func lines(_ text: String) -> [String] {
       var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-      let location = lines.last?.hasPrefix("(at ") == true ? lines.removeLast() : nil
-      return (lines, location)
+      if lines.last?.hasPrefix("(at ") == true { lines.removeLast() }
+      return lines
     }
-    let (crashLines, location) = parts(crash)
-    var said = parts(explanation).lines
-    let cause = said.last?.hasPrefix("That is usually caused by") == true ? said.removeLast() : nil
-    let lines =
-      [crashLines[0] + " " + said[0]] + said.dropFirst() + crashLines.dropFirst() + [cause, location]
-    return lines.compactMap { $0 }.joined(separator: "\n")
+    var crashLines = crash.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let location = crashLines.last?.hasPrefix("(at ") == true ? crashLines.removeLast() : nil
+    let said = lines(explanation)
+    let merged = [crashLines[0] + " " + said[0]] + said.dropFirst() + crashLines.dropFirst() + [location]
+    return merged.compactMap { $0 }.joined(separator: "\n")
   }
 
   /// An issue's text: the kit's verdict when it wrote one (without Swift
