@@ -5,9 +5,10 @@ import Testing
 @testable import WorkshopCore
 
 /// A copy of `Tests/Fixtures/ClassWorkshop` (two chapters with solutions)
-/// whose `curriculum.json` records its starters, as the course's does.
-private func learnerCopy(_ name: String) throws -> Workspace {
-  let root = try freshCopyOfFixture(name, of: "ClassWorkshop")
+/// whose `curriculum.json` records its starters, as the course's does. One
+/// folder for every test of the serialized suite, so that its build is reused.
+private func learnerCopy() throws -> Workspace {
+  let root = try freshCopyOfFixture("workshop-learner", of: "ClassWorkshop")
   try FileManager.default.removeItem(at: root.appendingPathComponent(".workshop"), ifExists: true)
   try Starters(workspace: try Workspace.locate(from: root)).record()
   return try Workspace.locate(from: root)
@@ -44,7 +45,7 @@ extension FileManager {
 struct LearnerLoopTests {
   @Test("Next is the chapter edited last that is not done, else the first one not done")
   func nextFollowsTheLearner() throws {
-    let workspace = try learnerCopy("workshop-learner-next")
+    let workspace = try learnerCopy()
     // Untouched: the first chapter.
     var run = workshop([], in: workspace.root)
     #expect(run.out.contains("Next: chapter 01"), "\(run.out)")
@@ -67,7 +68,7 @@ struct LearnerLoopTests {
 
   @Test("A chapter that does not compile shows its first error's file:line, and its checks count as failing")
   func brokenChapterInTheTable() throws {
-    let workspace = try learnerCopy("workshop-learner-broken")
+    let workspace = try learnerCopy()
     var run = workshop([], in: workspace.root)
     #expect(run.out.contains("checks pass"), "\(run.out)")
     let total = try #require(run.out.firstMatch(of: /of (\d+) checks pass/)?.1)
@@ -82,7 +83,7 @@ struct LearnerLoopTests {
 
   @Test("reset restores the shipped starter after the learner committed, and keeps their files in a backup")
   func resetAfterCommit() throws {
-    let workspace = try learnerCopy("workshop-learner-reset")
+    let workspace = try learnerCopy()
     let starter = try read("Chapters/01-Adder/Adder.swift", in: workspace)
     try FileManager.default.removeItem(at: workspace.url(".git"), ifExists: true)
     try git(["init", "-q"], in: workspace)
@@ -115,7 +116,7 @@ struct LearnerLoopTests {
 
   @Test("Without Git, reset uses the copy the runner kept; with neither, it changes nothing and says why")
   func resetWithoutGit() throws {
-    let workspace = try learnerCopy("workshop-learner-zip")
+    let workspace = try learnerCopy()
     let starter = try read("Chapters/02-Greeter/Greeter.swift", in: workspace)
     // A first run keeps the shipped files.
     _ = workshop(["list"], in: workspace.root)
@@ -135,7 +136,7 @@ struct LearnerLoopTests {
 
   @Test("solution refuses before the chapter is done, offers a hint, and shows the diff once it is")
   func solutionAfterDone() throws {
-    let workspace = try learnerCopy("workshop-learner-solution")
+    let workspace = try learnerCopy()
     let early = workshop(["solution", "01"], in: workspace.root)
     #expect(early.status == 1)
     #expect(early.out.contains("Chapter 01 is not done yet: 1 of 2 checks still fail."), "\(early.out)")
@@ -157,7 +158,7 @@ struct LearnerLoopTests {
 
   @Test("watch grades a save, and a save that does not compile, without stopping")
   func watchReactsToSaves() async throws {
-    let workspace = try learnerCopy("workshop-learner-watch")
+    let workspace = try learnerCopy()
     let out = Mutex("")
     let stop = Atomic(false)
     var command = Workshop(
@@ -210,85 +211,88 @@ struct LearnerLoopTests {
   }
 }
 
-@Suite("Rebuilding one edited chapter without SwiftPM")
-struct ChapterRebuildTests {
-  @Test("An edit inside a chapter is rebuilt from the build plan; a new file or an edited check is not")
-  func quickPathAndItsLimits() throws {
-    let workspace = try learnerCopy("workshop-learner-rebuild")
-    let grader = Grader(workspace: workspace, variant: .chapters, timeLimit: 10)
-    let build = try grader.build()
-    let adder = try #require(workspace.curriculum.chapters.first)
-    let rebuild = ChapterRebuild(
-      workspace: workspace, variant: .chapters, environment: Grader.childEnvironment)
+extension LearnerLoopTests {
+  @Suite("Rebuilding one edited chapter without SwiftPM")
+  struct ChapterRebuildTests {
+    @Test("An edit inside a chapter is rebuilt from the build plan; a new file or an edited check is not")
+    func quickPathAndItsLimits() throws {
+      let workspace = try learnerCopy()
+      let grader = Grader(workspace: workspace, variant: .chapters, timeLimit: 10)
+      let build = try grader.build()
+      let adder = try #require(workspace.curriculum.chapters.first)
+      let rebuild = ChapterRebuild(
+        workspace: workspace, variant: .chapters, environment: Grader.childEnvironment)
 
-    // A body change: compiled and linked, and graded from the new product.
-    try write(solvedAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
-    guard case .built(let rebuilt, let checksRebuilt) = rebuild.rebuild(adder, after: build) else {
-      Issue.record("an edit of one chapter file was not rebuilt quickly")
-      return
-    }
-    #expect(!checksRebuilt)
-    let report = try #require(try grader.run([adder], build: rebuilt).first)
-    #expect(report.state == .done, "\(report.checks)")
-    // The product now is what SwiftPM would build: the next run reuses it.
-    #expect(try grader.build().product == rebuilt.product)
+      // A body change: compiled and linked, and graded from the new product.
+      try write(solvedAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
+      guard case .built(let rebuilt, let checksRebuilt) = rebuild.rebuild(adder, after: build) else {
+        Issue.record("an edit of one chapter file was not rebuilt quickly")
+        return
+      }
+      #expect(!checksRebuilt)
+      let report = try #require(try grader.run([adder], build: rebuilt).first)
+      #expect(report.state == .done, "\(report.checks)")
+      // The product now is what SwiftPM would build: the next run reuses it.
+      #expect(try grader.build().product == rebuilt.product)
 
-    // A compile error: the compiler's own words, at the learner's line.
-    try write(
-      "public func add(_ a: Int, _ b: Int) -> Int { a + }\n", to: "Chapters/01-Adder/Adder.swift",
-      in: workspace)
-    guard case .compileErrors(let errors) = rebuild.rebuild(adder, after: build) else {
-      Issue.record("a compile error was not reported")
-      return
-    }
-    #expect(errors.first?.hasPrefix("Chapters/01-Adder/Adder.swift:1:") == true, "\(errors)")
+      // A compile error: the compiler's own words, at the learner's line.
+      try write(
+        "public func add(_ a: Int, _ b: Int) -> Int { a + }\n", to: "Chapters/01-Adder/Adder.swift",
+        in: workspace)
+      guard case .compileErrors(let errors) = rebuild.rebuild(adder, after: build) else {
+        Issue.record("a compile error was not reported")
+        return
+      }
+      #expect(errors.first?.hasPrefix("Chapters/01-Adder/Adder.swift:1:") == true, "\(errors)")
 
-    // A new interface: the checks are compiled again.
-    try write(
-      solvedAdder + "public func subtract(_ a: Int, _ b: Int) -> Int { a - b }\n",
-      to: "Chapters/01-Adder/Adder.swift", in: workspace)
-    guard case .built(_, let interfaceChanged) = rebuild.rebuild(adder, after: build) else {
-      Issue.record("an interface change was not rebuilt")
-      return
-    }
-    #expect(interfaceChanged)
+      // A new interface: the checks are compiled again.
+      try write(
+        solvedAdder + "public func subtract(_ a: Int, _ b: Int) -> Int { a - b }\n",
+        to: "Chapters/01-Adder/Adder.swift", in: workspace)
+      guard case .built(_, let interfaceChanged) = rebuild.rebuild(adder, after: build) else {
+        Issue.record("an interface change was not rebuilt")
+        return
+      }
+      #expect(interfaceChanged)
 
-    // A file added: SwiftPM's plan no longer holds, so no quick path.
-    try write("public let extra = 1\n", to: "Chapters/01-Adder/Extra.swift", in: workspace)
-    guard case .unavailable = rebuild.rebuild(adder, after: build) else {
-      Issue.record("a new file was rebuilt without SwiftPM")
-      return
-    }
-    // Once SwiftPM has built the new file, edits are quick again, and
-    // compile with it (the driver's jobs are not reused from before).
-    let withExtra = try grader.build()
-    try write(
-      "public func add(_ a: Int, _ b: Int) -> Int { a + b + extra - 1 }\n",
-      to: "Chapters/01-Adder/Adder.swift",
-      in: workspace)
-    guard case .built = rebuild.rebuild(adder, after: withExtra) else {
-      Issue.record("an edit after a new file was built was not rebuilt quickly, with the new file")
-      return
-    }
-    // A plan SwiftPM rewrote since its last complete build is not used.
-    let plan = workspace.scratchPath(for: .chapters).appendingPathComponent("debug.yaml")
-    try (try String(contentsOf: plan, encoding: .utf8) + "\n").write(
-      to: plan, atomically: true, encoding: .utf8)
-    guard case .unavailable = rebuild.rebuild(adder, after: withExtra) else {
-      Issue.record("a plan other than the last build's was used")
-      return
-    }
-    try FileManager.default.removeItem(at: workspace.url("Chapters/01-Adder/Extra.swift"))
-    try write(solvedAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
-    // A check edited: not the chapter's own change.
-    let checks = workspace.url("Tests/01-AdderTests/AdderTests.swift")
-    try (try String(contentsOf: checks, encoding: .utf8) + "\n// edited\n").write(
-      to: checks, atomically: true, encoding: .utf8)
-    guard case .unavailable = rebuild.rebuild(adder, after: build) else {
-      Issue.record("an edited check was rebuilt without SwiftPM")
-      return
+      // A file added: SwiftPM's plan no longer holds, so no quick path.
+      try write("public let extra = 1\n", to: "Chapters/01-Adder/Extra.swift", in: workspace)
+      guard case .unavailable = rebuild.rebuild(adder, after: build) else {
+        Issue.record("a new file was rebuilt without SwiftPM")
+        return
+      }
+      // Once SwiftPM has built the new file, edits are quick again, and
+      // compile with it (the driver's jobs are not reused from before).
+      let withExtra = try grader.build()
+      try write(
+        "public func add(_ a: Int, _ b: Int) -> Int { a + b + extra - 1 }\n",
+        to: "Chapters/01-Adder/Adder.swift",
+        in: workspace)
+      guard case .built = rebuild.rebuild(adder, after: withExtra) else {
+        Issue.record("an edit after a new file was built was not rebuilt quickly, with the new file")
+        return
+      }
+      // A plan SwiftPM rewrote since its last complete build is not used.
+      let plan = workspace.scratchPath(for: .chapters).appendingPathComponent("debug.yaml")
+      try (try String(contentsOf: plan, encoding: .utf8) + "\n").write(
+        to: plan, atomically: true, encoding: .utf8)
+      guard case .unavailable = rebuild.rebuild(adder, after: withExtra) else {
+        Issue.record("a plan other than the last build's was used")
+        return
+      }
+      try FileManager.default.removeItem(at: workspace.url("Chapters/01-Adder/Extra.swift"))
+      try write(solvedAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
+      // A check edited: not the chapter's own change.
+      let checks = workspace.url("Tests/01-AdderTests/AdderTests.swift")
+      try (try String(contentsOf: checks, encoding: .utf8) + "\n// edited\n").write(
+        to: checks, atomically: true, encoding: .utf8)
+      guard case .unavailable = rebuild.rebuild(adder, after: build) else {
+        Issue.record("an edited check was rebuilt without SwiftPM")
+        return
+      }
     }
   }
+
 }
 
 @Suite("Paths relative to where the command ran")
@@ -309,62 +313,64 @@ struct RelativePathTests {
   }
 }
 
-@Suite("Editor integration")
-struct EditorTests {
-  /// The repository's `.vscode/tasks.json`.
-  static let tasks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent(".vscode/tasks.json")
+extension LearnerLoopTests {
+  @Suite("Editor integration")
+  struct EditorTests {
+    /// The repository's `.vscode/tasks.json`.
+    static let tasks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent(".vscode/tasks.json")
 
-  /// Every pattern of every problem matcher of the task labelled `label`.
-  static func patterns(_ label: String) throws -> [[String]] {
-    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: tasks)) as? [String: Any]
-    let all = json?["tasks"] as? [[String: Any]] ?? []
-    let task = try #require(all.first { $0["label"] as? String == label })
-    let matchers = task["problemMatcher"] as? [[String: Any]] ?? []
-    return matchers.map { matcher in
-      if let one = matcher["pattern"] as? [String: Any] { return [one["regexp"] as? String ?? ""] }
-      return (matcher["pattern"] as? [[String: Any]] ?? []).map { $0["regexp"] as? String ?? "" }
-    }
-  }
-
-  /// The (file, line) pairs VS Code's matchers would find in `output`.
-  static func problems(in output: String, patterns: [[String]]) throws -> [String] {
-    let lines = output.split(separator: "\n").map(String.init)
-    var found: [String] = []
-    for pattern in patterns {
-      let expressions = try pattern.map { try NSRegularExpression(pattern: $0) }
-      for start in lines.indices where start + expressions.count <= lines.count {
-        let window = lines[start..<(start + expressions.count)]
-        let matches = zip(expressions, window).map { expression, line in
-          expression.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)).map { (line, $0) }
-        }
-        guard matches.allSatisfy({ $0 != nil }), let (line, last) = matches.last!, last.numberOfRanges >= 3
-        else { continue }
-        let file = String(line[Range(last.range(at: 1), in: line)!])
-        let number = String(line[Range(last.range(at: 2), in: line)!])
-        found.append("\(file):\(number)")
+    /// Every pattern of every problem matcher of the task labelled `label`.
+    static func patterns(_ label: String) throws -> [[String]] {
+      let json = try JSONSerialization.jsonObject(with: Data(contentsOf: tasks)) as? [String: Any]
+      let all = json?["tasks"] as? [[String: Any]] ?? []
+      let task = try #require(all.first { $0["label"] as? String == label })
+      let matchers = task["problemMatcher"] as? [[String: Any]] ?? []
+      return matchers.map { matcher in
+        if let one = matcher["pattern"] as? [String: Any] { return [one["regexp"] as? String ?? ""] }
+        return (matcher["pattern"] as? [[String: Any]] ?? []).map { $0["regexp"] as? String ?? "" }
       }
     }
-    return found
-  }
 
-  @Test("The VS Code tasks' problem matchers find failing checks and compiler errors at the learner's line")
-  func problemMatchers() throws {
-    let workspace = try learnerCopy("workshop-learner-editor")
-    for label in ["Workshop: watch", "Workshop: check the chapter I am on"] {
-      let patterns = try Self.patterns(label)
-      let failing = workshop(["check", "01"], in: workspace.root).out
-      #expect(
-        try Self.problems(in: failing, patterns: patterns) == ["Chapters/01-Adder/Adder.swift:2"],
-        "\(label):\n\(failing)")
-      try write(
-        "public func add(_ a: Int, _ b: Int) -> Int { a + }\n", to: "Chapters/01-Adder/Adder.swift",
-        in: workspace)
-      let broken = workshop(["check", "01"], in: workspace.root).out
-      #expect(
-        try Self.problems(in: broken, patterns: patterns) == ["Chapters/01-Adder/Adder.swift:1"],
-        "\(label):\n\(broken)")
-      #expect(workshop(["reset", "01"], in: workspace.root).status == 0)
+    /// The (file, line) pairs VS Code's matchers would find in `output`.
+    static func problems(in output: String, patterns: [[String]]) throws -> [String] {
+      let lines = output.split(separator: "\n").map(String.init)
+      var found: [String] = []
+      for pattern in patterns {
+        let expressions = try pattern.map { try NSRegularExpression(pattern: $0) }
+        for start in lines.indices where start + expressions.count <= lines.count {
+          let window = lines[start..<(start + expressions.count)]
+          let matches = zip(expressions, window).map { expression, line in
+            expression.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)).map { (line, $0) }
+          }
+          guard matches.allSatisfy({ $0 != nil }), let (line, last) = matches.last!, last.numberOfRanges >= 3
+          else { continue }
+          let file = String(line[Range(last.range(at: 1), in: line)!])
+          let number = String(line[Range(last.range(at: 2), in: line)!])
+          found.append("\(file):\(number)")
+        }
+      }
+      return found
+    }
+
+    @Test("The VS Code tasks' problem matchers find failing checks and compiler errors at the learner's line")
+    func problemMatchers() throws {
+      let workspace = try learnerCopy()
+      for label in ["Workshop: watch", "Workshop: check the chapter I am on"] {
+        let patterns = try Self.patterns(label)
+        let failing = workshop(["check", "01"], in: workspace.root).out
+        #expect(
+          try Self.problems(in: failing, patterns: patterns) == ["Chapters/01-Adder/Adder.swift:2"],
+          "\(label):\n\(failing)")
+        try write(
+          "public func add(_ a: Int, _ b: Int) -> Int { a + }\n", to: "Chapters/01-Adder/Adder.swift",
+          in: workspace)
+        let broken = workshop(["check", "01"], in: workspace.root).out
+        #expect(
+          try Self.problems(in: broken, patterns: patterns) == ["Chapters/01-Adder/Adder.swift:1"],
+          "\(label):\n\(broken)")
+        #expect(workshop(["reset", "01"], in: workspace.root).status == 0)
+      }
     }
   }
 }
