@@ -80,7 +80,7 @@ watch_saves() {
 # warm ENV...: the full progress table with nothing changed.
 warm() {
   local times=()
-  for i in $(seq "$runs"); do
+  for _ in $(seq "$runs"); do
     start=$(now)
     (cd "$work/clone" && env "$@" swift run workshop > "$work/warm.txt" 2>&1)
     times+=("$(elapsed "$start" "$(now)")")

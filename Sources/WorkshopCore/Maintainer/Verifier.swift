@@ -91,6 +91,10 @@ public struct Verifier {
     write(style.bold("Runs on Linux and macOS"))
     checkPlatforms(tally)
 
+    write("")
+    write(style.bold("Slides"))
+    checkSlides(tally)
+
     // 2. Solutions.
     if Sandbox.current == nil { write(style.dim("  note: " + Sandbox.unavailableNote)) }
     write("")

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Renders every deck in Slides/ to one self-contained HTML page per deck, with
+# Marp's own engine, and optionally checks them in a real browser.
+#
+#   scripts/render-slides.sh            # writes .build/slides/NN-Name.html
+#   scripts/render-slides.sh --check    # then opens every slide in headless
+#                                       # Chromium at 1280x720, fails if any
+#                                       # content leaves its 16:9 frame or code
+#                                       # is shrunk below 16 px to fit, and
+#                                       # saves a screenshot of each that does
+#
+# Exits 0 when done (and every slide fits), 1 when a slide does not, and 2,
+# with one line saying what is missing, when a tool is not installed.
+#
+# The decks stay Marp Markdown, which instructors open in their editor (VS
+# Code's Marp extension, Marp CLI). The renderer is Marp's engine itself,
+# @marp-team/marp-core 3.6, as PyPI's `marpyter` 0.1.0 ships it inside its
+# JupyterLab bundle: Marp's CLI comes from npm, which is not reachable here,
+# and the alternatives that install offline do not render Marp (see
+# README.md, "Slides"). It runs on Node.js. scripts/install-tools.sh installs
+# all three tools; print a deck to PDF from the page (Ctrl-P / ⌘P).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=.build/slides
+
+engine=$(python3 - << 'PY' 2> /dev/null || true
+import os, site, sys, sysconfig
+for base in (sys.prefix, site.USER_BASE, sysconfig.get_path("data"), "/usr/local", "/usr"):
+    path = os.path.join(base, "share/jupyter/labextensions/marpyter/static")
+    if os.path.isdir(path):
+        print(path)
+        break
+PY
+)
+node=$(command -v node || command -v nodejs || true)
+if [ -z "$engine" ] || [ -z "$node" ]; then
+  echo "render-slides: needs Node.js and Marp's engine (python3 -m pip install --no-deps marpyter==0.1.0); scripts/install-tools.sh installs both" >&2
+  exit 2
+fi
+
+rm -rf "$out"
+"$node" scripts/slides/marp.cjs render "$engine" "$out" Slides/*.md
+echo "render-slides: open $out/<deck>.html in a browser"
+
+if [ "${1:-}" = "--check" ]; then
+  chromium=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+  if [ -z "$chromium" ]; then
+    echo "render-slides: --check needs Chromium (Debian: apt-get install chromium)" >&2
+    exit 2
+  fi
+  "$node" scripts/slides/marp.cjs check "$chromium" "$out" "$out"/*.html
+fi

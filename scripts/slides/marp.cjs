@@ -1,0 +1,180 @@
+// Renders the Marp decks in Slides/ with Marp's own engine, offline, and
+// checks them in headless Chromium.
+//
+//   node scripts/slides/marp.cjs render <engine-dir> <out-dir> <deck.md>...
+//   node scripts/slides/marp.cjs check <chromium> <out-dir> <deck.html>...
+//
+// The engine is @marp-team/marp-core 3.6 as PyPI's `marpyter` 0.1.0 ships it
+// (a JupyterLab extension whose webpack bundle holds it): Marp's CLI comes
+// from npm, which these machines cannot reach (see scripts/render-slides.sh).
+'use strict';
+const vm = require('vm');
+const fs = require('fs');
+const path = require('path');
+const { execFileSync } = require('child_process');
+
+/// Marp's class from the extension's webpack chunks, with the few parts of
+/// webpack's runtime those modules use.
+function loadMarp(engineDir) {
+  globalThis.self = globalThis;
+  for (const file of fs.readdirSync(engineDir).filter((f) => /^\d+\..*\.js$/.test(f))) {
+    vm.runInThisContext(fs.readFileSync(path.join(engineDir, file), 'utf8'), { filename: file });
+  }
+  const modules = {};
+  for (const [, chunk] of self.webpackChunkmarpyter || []) Object.assign(modules, chunk);
+  // Module Federation's shared modules: "util" is consumed from the host.
+  const shared = { 88538: () => require('util') };
+  const cache = {};
+  function load(id) {
+    if (cache[id]) return cache[id].exports;
+    const module = (cache[id] = { id, loaded: false, exports: {} });
+    if (!modules[id] && shared[id]) return (module.exports = shared[id]());
+    if (!modules[id]) throw new Error(`the engine has no module ${id}`);
+    modules[id].call(module.exports, module, module.exports, load);
+    module.loaded = true;
+    return module.exports;
+  }
+  load.o = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+  load.d = (exports, getters) => {
+    for (const key in getters)
+      if (load.o(getters, key) && !load.o(exports, key))
+        Object.defineProperty(exports, key, { enumerable: true, get: getters[key] });
+  };
+  load.r = (exports) => {
+    Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+    Object.defineProperty(exports, '__esModule', { value: true });
+  };
+  load.n = (module) => {
+    const getter = module && module.__esModule ? () => module.default : () => module;
+    load.d(getter, { a: getter });
+    return getter;
+  };
+  load.g = globalThis;
+  const id = Object.keys(modules).find((key) => modules[key].toString().includes('t.Marp='));
+  if (!id) throw new Error(`no Marp engine in ${engineDir}`);
+  return load(id).Marp;
+}
+
+/// One self-contained page per deck: Marp's slides, its theme and the
+/// deck's own style; speaker notes stay out of the slides, as in Marp.
+function render(engineDir, outDir, decks) {
+  const Marp = loadMarp(engineDir);
+  fs.mkdirSync(outDir, { recursive: true });
+  for (const deck of decks) {
+    const marp = new Marp({ html: true, inlineSVG: true });
+    const { html, css, comments } = marp.render(fs.readFileSync(deck, 'utf8'));
+    const name = path.basename(deck, '.md');
+    const notes = comments.map((list, index) => `<!-- slide ${index + 1} notes: ${list.join(' ').replace(/--/g, '- -')} -->`);
+    const page = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>${name}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>${css}</style>
+<style>
+  html, body { margin: 0; background: #555; }
+  div.marpit > svg { display: block; width: 100vw; height: 56.25vw; margin-bottom: 8px; }
+  @media print { div.marpit > svg { page-break-after: always; margin: 0; } }
+</style></head><body>
+${html}
+${notes.join('\n')}
+</body></html>
+`;
+    fs.writeFileSync(path.join(outDir, `${name}.html`), page);
+    console.log(`${name}: ${comments.length} slides`);
+  }
+}
+
+/// What the browser measures on every slide: content that ends outside the
+/// 1280x720 frame, or code wider than its block.
+const measure = `
+<script>
+// The smallest code a room can read on a 1280x720 slide.
+const MIN_CODE_PX = 16;
+function overflowing() {
+  const found = [];
+  document.querySelectorAll('div.marpit > svg').forEach((svg, index) => {
+    const section = svg.querySelector('section');
+    const frame = section.getBoundingClientRect();
+    const scale = frame.width / 1280;
+    const problems = [];
+    for (const element of section.querySelectorAll('*')) {
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 && box.height === 0) continue;
+      if (box.bottom > frame.bottom + scale || box.right > frame.right + scale) {
+        problems.push(element.tagName.toLowerCase() + ' ends ' +
+          Math.round(Math.max(box.bottom - frame.bottom, box.right - frame.right) / scale) + 'px outside');
+        break;
+      }
+    }
+    // Marp shrinks code wider than its block until it fits: too far, and
+    // the room cannot read it.
+    section.querySelectorAll('pre, marp-pre').forEach((pre) => {
+      const fitter = pre.shadowRoot && pre.shadowRoot.querySelector('marp-auto-scaling');
+      const svg = fitter && fitter.shadowRoot && fitter.shadowRoot.querySelector('svg');
+      const viewBox = svg && svg.viewBox && svg.viewBox.baseVal;
+      const shrink = viewBox && viewBox.width > 0 ? Math.min(1, svg.getBoundingClientRect().width / scale / viewBox.width) : 1;
+      const size = parseFloat(getComputedStyle(pre).fontSize) * shrink;
+      if (size < MIN_CODE_PX) {
+        const longest = Math.max(...pre.textContent.split('\\n').map((line) => line.length));
+        problems.push('code is shrunk to ' + size.toFixed(1) + 'px to fit (at least ' + MIN_CODE_PX + 'px): its longest line has ' + longest + ' characters');
+      }
+    });
+    if (problems.length) found.push({ slide: index + 1, problems });
+  });
+  return JSON.stringify(found);
+}
+// Measured once the fonts are in and the layout no longer changes: the same
+// result twice, 200 ms apart.
+addEventListener('load', async () => {
+  await document.fonts.ready;
+  let last = overflowing();
+  for (let round = 0; round < 20; round++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = overflowing();
+    if (now === last) break;
+    last = now;
+  }
+  document.body.setAttribute('data-overflow', last);
+});
+</script>`;
+
+/// Opens each rendered deck in headless Chromium at 1280x720, reports every
+/// slide whose content leaves its frame, and saves a screenshot of it.
+function check(chromium, outDir, pages) {
+  let failed = 0;
+  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--window-size=1280,720'];
+  for (const page of pages) {
+    const name = path.basename(page, '.html');
+    const probe = path.join(outDir, `${name}.probe.html`);
+    fs.writeFileSync(probe, fs.readFileSync(page, 'utf8').replace('</body>', measure + '</body>'));
+    const dom = execFileSync(chromium, [...flags, '--virtual-time-budget=10000', '--dump-dom', probe], {
+      encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20,
+    });
+    fs.unlinkSync(probe);
+    const match = dom.match(/data-overflow="([^"]*)"/);
+    if (!match) { console.log(`${name}: the browser did not measure it`); failed++; continue; }
+    const found = JSON.parse(match[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
+    if (!found.length) { console.log(`${name}: every slide fits`); continue; }
+    for (const { slide, problems } of found) {
+      failed++;
+      // The slide alone, at the frame's size, for the screenshot.
+      const single = path.join(outDir, `${name}.slide-${slide}.html`);
+      fs.writeFileSync(single, fs.readFileSync(page, 'utf8').replace('</style></head>',
+        `div.marpit > svg:not(:nth-of-type(${slide})) { display: none; } html, body { overflow: hidden; }</style></head>`));
+      const shot = path.join(outDir, `${name}.slide-${slide}.png`);
+      execFileSync(chromium, [...flags, `--screenshot=${shot}`, single], { stdio: 'ignore' });
+      fs.unlinkSync(single);
+      console.log(`${name}, slide ${slide}: ${problems.join('; ')} (screenshot: ${shot})`);
+    }
+  }
+  return failed;
+}
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === 'render' && rest.length >= 3) {
+  render(rest[0], rest[1], rest.slice(2));
+} else if (command === 'check' && rest.length >= 3) {
+  process.exitCode = check(rest[0], rest[1], rest.slice(2)) === 0 ? 0 : 1;
+} else {
+  console.error('usage: marp.cjs render <engine-dir> <out-dir> <deck.md>... | check <chromium> <out-dir> <deck.html>...');
+  process.exitCode = 64;
+}
