@@ -6,6 +6,11 @@ extension Verifier {
   /// 16:9 frame. Skipped, with the script's reason, when Node.js, the engine
   /// or Chromium is missing.
   func checkSlides(_ tally: Tally) {
+    let quotes = SlideQuotes(workspace: workspace).problems()
+    tally.item(
+      quotes.isEmpty,
+      "code on the slides that quotes Chapters/ or Solutions/ names its file and still matches it",
+      quotes)
     let item = "every slide renders with Marp's engine and fits its 16:9 frame in Chromium"
     let outcome: ProcessOutcome
     do {
