@@ -1,6 +1,12 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `workshop watch`: grade on every save.
 extension Workshop {
   func watch(_ given: Curriculum.Chapter?, _ workspace: Workspace, _ options: Command.Options) -> Int32 {
@@ -8,7 +14,10 @@ extension Workshop {
     let chapters = workspace.curriculum.chapters
     let watcher = FileWatcher(
       folders: chapters.map { ($0.number, workspace.url(workspace.codeFolder($0, variant)).path) })
-    let interactive = Keyboard.isInteractive && console.status != nil
+    // Keys from a terminal; the screen redrawn only when the output is one too
+    // (`watch | tee log` keeps every grading, and no escape codes).
+    let screen = Screen(
+      keys: Keyboard.isInteractive, redraws: isatty(STDOUT_FILENO) == 1 && console.status != nil)
     var loop = WatchLoop(
       workspace: workspace, variant: variant,
       grader: Grader(
@@ -20,7 +29,7 @@ extension Workshop {
     console.status?("Grading every chapter")
     loop.gradeAll()
     var focus = given ?? loop.current()
-    draw(loop, focus: focus, interactive: interactive, workspace: workspace, variant: variant)
+    draw(loop, focus: focus, screen: screen, workspace: workspace, variant: variant)
 
     let quitting = Atomic(false)
     Keyboard.listen { key in
@@ -40,14 +49,14 @@ extension Workshop {
       console.out("Grading \(changed.map { String(format: "%02d", $0) }.joined(separator: ", "))…")
       loop.grade(chapters.filter { changed.contains($0.number) })
       console.clearStatus()
-      draw(loop, focus: focus, interactive: interactive, workspace: workspace, variant: variant)
+      draw(loop, focus: focus, screen: screen, workspace: workspace, variant: variant)
     }
     return ExitCode.success
   }
 
   /// The chapter in focus in full, a line on the rest, and how to stop.
   private func draw(
-    _ loop: WatchLoop, focus: Curriculum.Chapter?, interactive: Bool, workspace: Workspace, variant: Variant
+    _ loop: WatchLoop, focus: Curriculum.Chapter?, screen: Screen, workspace: Workspace, variant: Variant
   ) {
     let report = Report(style: style, workspace: workspace, variant: variant)
     var lines: [String] = []
@@ -66,11 +75,19 @@ extension Workshop {
     lines.append(
       style.dim(
         "Watching \(variant.folder)/ for saves\(took) · "
-          + (interactive ? "press q to quit" : "Ctrl-C to stop")))
+          + (screen.keys ? "press q to quit" : "Ctrl-C to stop")))
     console.clearStatus()
     // On a terminal the screen is redrawn; in a log each grading follows the last.
-    console.out((interactive ? "\u{1B}[H\u{1B}[2J" : "\n") + lines.joined(separator: "\n"))
+    console.out((screen.redraws ? "\u{1B}[H\u{1B}[2J" : "\n") + lines.joined(separator: "\n"))
   }
+}
+
+/// How `watch` talks to the learner.
+struct Screen {
+  /// Whether keys can be read (`q` quits).
+  var keys: Bool
+  /// Whether each grading replaces the last on screen.
+  var redraws: Bool
 }
 
 /// What `watch` knows between saves: the last report of every chapter and
