@@ -141,7 +141,11 @@ addEventListener('load', async () => {
 /// slide whose content leaves its frame, and saves a screenshot of it.
 function check(chromium, outDir, pages) {
   let failed = 0;
-  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--window-size=1280,720'];
+  // Root in a container: no sandbox for the browser itself, and no small /dev/shm.
+  const flags = [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--hide-scrollbars',
+    '--window-size=1280,720',
+  ];
   for (const page of pages) {
     const name = path.basename(page, '.html');
     const probe = path.join(outDir, `${name}.probe.html`);
