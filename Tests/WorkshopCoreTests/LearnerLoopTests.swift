@@ -15,6 +15,8 @@ private func learnerCopy() throws -> Workspace {
 }
 
 private let solvedAdder = "public func add(_ a: Int, _ b: Int) -> Int { a + b }\n"
+/// Chapter 01 with a compiler error on line 1.
+private let brokenAdder = "public func add(_ a: Int, _ b: Int) -> Int { a + }\n"
 private let solvedGreeter = #"public func greet(_ name: String) -> String { "Hello, \(name)!" }"# + "\n"
 
 private func write(_ text: String, to path: String, in workspace: Workspace, secondsAgo: Double = 0) throws {
@@ -73,7 +75,7 @@ struct LearnerLoopTests {
     #expect(run.out.contains("checks pass"), "\(run.out)")
     let total = try #require(run.out.firstMatch(of: /of (\d+) checks pass/)?.1)
     try write(
-      "public func add(_ a: Int, _ b: Int) -> Int { a + }\n", to: "Chapters/01-Adder/Adder.swift",
+      brokenAdder, to: "Chapters/01-Adder/Adder.swift",
       in: workspace)
     run = workshop([], in: workspace.root)
     #expect(run.out.contains("does not compile: Chapters/01-Adder/Adder.swift:1"), "\(run.out)")
@@ -193,7 +195,7 @@ struct LearnerLoopTests {
     #expect(second.contains("Chapter 01 · Adder  (done)"), "\(second)")
 
     try write(
-      "public func add(_ a: Int, _ b: Int) -> Int { a + }\n", to: "Chapters/01-Adder/Adder.swift",
+      brokenAdder, to: "Chapters/01-Adder/Adder.swift",
       in: workspace)
     let third = try await grading(3)
     #expect(third.contains("It does not compile"), "\(third)")
@@ -237,7 +239,7 @@ extension LearnerLoopTests {
 
       // A compile error: the compiler's own words, at the learner's line.
       try write(
-        "public func add(_ a: Int, _ b: Int) -> Int { a + }\n", to: "Chapters/01-Adder/Adder.swift",
+        brokenAdder, to: "Chapters/01-Adder/Adder.swift",
         in: workspace)
       guard case .compileErrors(let errors) = rebuild.rebuild(adder, after: build) else {
         Issue.record("a compile error was not reported")
@@ -363,7 +365,7 @@ extension LearnerLoopTests {
           try Self.problems(in: failing, patterns: patterns) == ["Chapters/01-Adder/Adder.swift:2"],
           "\(label):\n\(failing)")
         try write(
-          "public func add(_ a: Int, _ b: Int) -> Int { a + }\n", to: "Chapters/01-Adder/Adder.swift",
+          brokenAdder, to: "Chapters/01-Adder/Adder.swift",
           in: workspace)
         let broken = workshop(["check", "01"], in: workspace.root).out
         #expect(
