@@ -33,6 +33,8 @@ public enum Command: Equatable, Sendable {
     public var timeLimit: Double = Grader.defaultTimeLimit
     /// `verify`: first record `Chapters/` as the starters the course ships.
     public var recordStarters = false
+    /// `check`: also draw each failing check's events as a timeline.
+    public var timeline = false
 
     public init(
       solutions: Bool = false, timeLimit: Double = Grader.defaultTimeLimit, recordStarters: Bool = false
@@ -138,6 +140,13 @@ public enum CommandLineSpec {
   static let exercise = Option(
     name: "--exercise", value: "name",
     help: "In a chapter with several exercises, the one to hint at (its name or file).")
+  /// Where `check --timeline` writes its pages, under the workshop's own folder.
+  public static let timelineFolder = "timelines"
+  static let timeline = Option(
+    name: "--timeline", value: nil,
+    help:
+      "Also draw each failing check's recorded events as a timeline: one HTML page to open in a browser, and an SVG per check, in .workshop/\(timelineFolder)/."
+  )
   static let all = Option(name: "--all", value: nil, help: "Reset every chapter.")
   static let force = Option(
     name: "--force", value: nil, help: "Show the solution even though the chapter is not done yet.")
@@ -170,7 +179,7 @@ public enum CommandLineSpec {
         recorded while it ran. Exits 1 while any check fails. Without a
         chapter, checks \(currentChapter).
         """,
-      options: [solutions, timeout], withoutArgument: currentChapter),
+      options: [solutions, timeout, timeline], withoutArgument: currentChapter),
     Subcommand(
       name: "watch", argument: chapter, summary: "Grade on every save, until you press q.",
       discussion: """
@@ -241,12 +250,10 @@ public enum CommandLineSpec {
       summary: "Show help information.", discussion: "", options: []),
   ]
 
-  /// Every option any subcommand takes.
+  /// Every option some subcommand takes, once.
   static var allOptions: [Option] {
-    [
-      solutions, timeout, reset, repeatCount, fixes, reportDirectory, jobs, unsandboxed, all, force,
-      recordStarters, exercise,
-    ]
+    var seen: Set<String> = []
+    return subcommands.flatMap(\.options).filter { seen.insert($0.name).inserted }
   }
 
   static func subcommand(_ name: String) -> Subcommand? {
@@ -345,6 +352,7 @@ extension Command {
     var options = Options()
     options.solutions = values["--solutions"] != nil
     options.recordStarters = values["--record-starters"] != nil
+    options.timeline = values["--timeline"] != nil
     if let text = values["--timeout"] {
       guard let seconds = Double(text), seconds >= 1, seconds <= 3600 else {
         throw UsageError(message: "'--timeout' takes a number of seconds from 1 to 3600, not '\(text)'")

@@ -228,6 +228,7 @@ public struct Workshop {
     console.out(
       Report(style: style, workspace: workspace, variant: options.solutions ? .solutions : .chapters)
         .chapterDetail(report))
+    if options.timeline, writeTimelines(report, workspace) != ExitCode.success { return ExitCode.failure }
     return report.state == .done ? ExitCode.success : ExitCode.failure
   }
 

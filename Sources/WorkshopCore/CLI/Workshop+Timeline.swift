@@ -1,0 +1,44 @@
+import Foundation
+
+/// `workshop check <chapter> --timeline`: each failing check's events, drawn.
+extension Workshop {
+  /// Writes the chapter's timeline page and pictures, replacing any earlier
+  /// ones, and says where they are.
+  func writeTimelines(_ report: ChapterReport, _ workspace: Workspace) -> Int32 {
+    let chapter = report.chapter
+    let folder = workspace.stateDirectory.appendingPathComponent(CommandLineSpec.timelineFolder)
+    let pictures = folder.appendingPathComponent(chapter.folder)
+    let pageURL = folder.appendingPathComponent(chapter.folder + ".html")
+    // Pictures of an earlier run may show checks that pass now.
+    try? FileManager.default.removeItem(at: pictures)
+    try? FileManager.default.removeItem(at: pageURL)
+    guard report.compileErrors.isEmpty else {
+      console.out("No timeline: the chapter does not compile, so no check ran.")
+      return ExitCode.success
+    }
+    let page = TimelinePage(report)
+    guard !page.pictures.isEmpty else {
+      console.out(
+        report.failing.isEmpty
+          ? "No timeline: every check passes."
+          : "No timeline: the failing checks recorded no events to draw.")
+      return ExitCode.success
+    }
+    do {
+      try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
+      for picture in page.pictures {
+        try Data(picture.svg.utf8).write(to: pictures.appendingPathComponent(picture.fileName))
+      }
+      try Data(page.html.utf8).write(to: pageURL)
+    } catch {
+      console.err(
+        "error: cannot write the timeline in \(path(folder, in: workspace)): \(error.localizedDescription)")
+      return ExitCode.failure
+    }
+    let count = page.pictures.count
+    console.out(
+      "Timeline of \(count) failing check\(count == 1 ? "" : "s"): open \(style.cyan(path(pageURL, in: workspace)))"
+        + " in a browser (one SVG per check in \(path(pictures, in: workspace))/).")
+    return ExitCode.success
+  }
+}

@@ -1,0 +1,326 @@
+import CheckTranscript
+import Foundation
+
+/// Draws a ``Timeline`` as a self-contained SVG: lanes across the top, one
+/// row per event down the page, the event's own words in a column on the
+/// right, and what should not have happened in red.
+///
+/// Every size is fixed here, in a monospaced font whose advance is known, so
+/// labels are cut to fit between the lanes they join instead of overlapping
+/// a neighbour; the full words are always in the column on the right.
+public struct TimelineDrawing: Sendable {
+  public var timeline: Timeline
+  /// Shown above the lanes.
+  public var title: String
+
+  public init(_ timeline: Timeline, title: String) {
+    self.timeline = timeline
+    self.title = title
+  }
+
+  // Geometry, in pixels.
+  static let fontSize = 12.0
+  /// The advance of one character of a 12 px monospaced font (0.6 em).
+  static let advance = 7.2
+  static let margin = 16.0
+  static let numberWidth = 32.0
+  static let laneGap = 160.0
+  static let lineHeight = 15.0
+  static let rowPadding = 11.0
+  static let textColumnCharacters = 64
+  static let titleHeight = 26.0
+  static let headerHeight = 30.0
+
+  static let colors: [Timeline.Step.Kind: String] = [
+    .call: "#1f6feb", .answer: "#1a7f37", .publish: "#8250df", .cancel: "#bc4c00", .tick: "#6e7781",
+    .note: "#57606a",
+  ]
+  static let wrongColor = "#cf222e"
+
+  /// The SVG document.
+  public var svg: String {
+    let lanes = timeline.lanes
+    let laneX = Dictionary(
+      uniqueKeysWithValues: lanes.enumerated().map { index, lane in
+        (lane, Self.margin + Self.numberWidth + Self.laneGap * (Double(index) + 0.5))
+      })
+    let lanesRight = Self.margin + Self.numberWidth + Self.laneGap * Double(lanes.count)
+    let textX = lanesRight + 12
+    let rows = timeline.steps.map { Self.wrap($0.text.trimmingCharacters(in: .whitespaces)) }
+    let longest = rows.flatMap { $0 }.map(\.count).max() ?? 0
+    let width = max(
+      (textX + Double(max(longest, 20)) * Self.advance + Self.margin).rounded(.up), Self.legendWidth)
+    let top = Self.margin + Self.titleHeight + Self.headerHeight + 12
+    var y = top
+    var rowTops: [Double] = []
+    for lines in rows {
+      rowTops.append(y)
+      y += Double(lines.count) * Self.lineHeight + Self.rowPadding
+    }
+    let bottom = y
+    let legendY = bottom + 22
+    let height = (legendY + Self.margin).rounded(.up)
+
+    var out: [String] = []
+    out.append(
+      """
+      <svg xmlns="http://www.w3.org/2000/svg" class="timeline" width="\(Self.number(width))" height="\(Self.number(height))" \
+      viewBox="0 0 \(Self.number(width)) \(Self.number(height))" font-family="ui-monospace, 'DejaVu Sans Mono', Menlo, monospace" \
+      font-size="\(Self.number(Self.fontSize))" role="img" aria-label="\(Self.escape(title))">
+      <defs>\(Self.colors.sorted { $0.key.rawValue < $1.key.rawValue }.map { Self.marker($0.key.rawValue, $0.value) }.joined())\
+      \(Self.marker("wrong", Self.wrongColor))</defs>
+      <rect width="100%" height="100%" fill="#ffffff"/>
+      <text class="title" x="\(Self.number(Self.margin))" y="\(Self.number(Self.margin + 14))" font-size="14" font-weight="bold" fill="#24292f">\(Self.escape(Self.cut(title, to: Int((width - 2 * Self.margin) / 8.4))))</text>
+      """)
+    // Rows that should not have happened, behind everything.
+    for (index, step) in timeline.steps.enumerated() where step.isWrong {
+      out.append(
+        "<rect x=\"\(Self.number(Self.margin))\" y=\"\(Self.number(rowTops[index] - 4))\" width=\"\(Self.number(width - 2 * Self.margin))\" height=\"\(Self.number(Double(rows[index].count) * Self.lineHeight + Self.rowPadding - 3))\" fill=\"#ffebe9\"/>"
+      )
+    }
+    // Lanes.
+    let headerTop = Self.margin + Self.titleHeight
+    for lane in lanes {
+      let x = laneX[lane]!
+      let name = Self.cut(lane.name, to: Int((Self.laneGap - 16) / Self.advance))
+      let boxWidth = Double(name.count) * Self.advance + 14
+      let fill = lane.role == .code ? "#ddf4ff" : "#f6f8fa"
+      out.append(
+        "<line x1=\"\(Self.number(x))\" y1=\"\(Self.number(headerTop + Self.headerHeight - 6))\" x2=\"\(Self.number(x))\" y2=\"\(Self.number(bottom))\" stroke=\"#d0d7de\" stroke-width=\"1.5\"/>"
+      )
+      out.append(
+        "<rect x=\"\(Self.number(x - boxWidth / 2))\" y=\"\(Self.number(headerTop))\" width=\"\(Self.number(boxWidth))\" height=\"\(Self.number(Self.headerHeight - 6))\" rx=\"4\" class=\"lane-box\" fill=\"\(fill)\" stroke=\"#8c959f\"/>"
+      )
+      out.append(
+        "<text class=\"lane\" data-span=\"\(Self.number(x - Self.laneGap / 2)) \(Self.number(x + Self.laneGap / 2))\" x=\"\(Self.number(x))\" y=\"\(Self.number(headerTop + 16))\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"#24292f\">\(Self.escape(name))</text>"
+      )
+    }
+    // Events.
+    for (index, step) in timeline.steps.enumerated() {
+      let rowTop = rowTops[index]
+      let arrowY = rowTop + 8
+      let color = step.isWrong ? Self.wrongColor : Self.colors[step.kind]!
+      let marker = step.isWrong ? "wrong" : step.kind.rawValue
+      out.append(
+        "<text class=\"number\" x=\"\(Self.number(Self.margin + Self.numberWidth - 6))\" y=\"\(Self.number(rowTop + 12))\" text-anchor=\"end\" fill=\"#6e7781\">\(step.number)</text>"
+      )
+      let from = laneX[step.from]!
+      switch step.kind {
+      case .tick:
+        let left = laneX[lanes.first!]!
+        out.append(
+          "<line x1=\"\(Self.number(left))\" y1=\"\(Self.number(arrowY))\" x2=\"\(Self.number(from))\" y2=\"\(Self.number(arrowY))\" stroke=\"\(color)\" stroke-dasharray=\"2 4\"/>"
+        )
+        let label = Self.cut(step.label, to: Int((Self.laneGap - 12) / Self.advance))
+        let labelWidth = Double(label.count) * Self.advance + 8
+        out.append(
+          "<rect x=\"\(Self.number(from - labelWidth / 2))\" y=\"\(Self.number(arrowY - 8))\" width=\"\(Self.number(labelWidth))\" height=\"16\" rx=\"8\" fill=\"#eaeef2\" stroke=\"\(color)\"/>"
+        )
+        out.append(
+          "<text class=\"label\" data-span=\"\(Self.number(from - Self.laneGap / 2)) \(Self.number(from + Self.laneGap / 2))\" x=\"\(Self.number(from))\" y=\"\(Self.number(arrowY + 4))\" text-anchor=\"middle\" fill=\"#24292f\">\(Self.escape(label))</text>"
+        )
+      case .note:
+        out.append(
+          "<circle cx=\"\(Self.number(from))\" cy=\"\(Self.number(arrowY))\" r=\"\(step.isWrong ? 6 : 4)\" fill=\"\(color)\"/>"
+        )
+      case .call, .answer, .publish, .cancel:
+        let to = step.to.flatMap { laneX[$0] } ?? from
+        let direction: Double = to >= from ? 1 : -1
+        let dashed = step.kind == .answer || step.kind == .cancel ? " stroke-dasharray=\"6 3\"" : ""
+        let end = to - direction * 3
+        out.append(
+          "<line x1=\"\(Self.number(from))\" y1=\"\(Self.number(arrowY))\" x2=\"\(Self.number(end))\" y2=\"\(Self.number(arrowY))\" stroke=\"\(color)\" stroke-width=\"\(step.isWrong ? 2.5 : 1.5)\"\(dashed) marker-end=\"url(#\(marker))\"/>"
+        )
+        if step.kind == .cancel {
+          out.append(
+            "<text x=\"\(Self.number(to))\" y=\"\(Self.number(arrowY + 5))\" text-anchor=\"middle\" font-size=\"14\" font-weight=\"bold\" fill=\"\(color)\">✕</text>"
+          )
+        }
+        // The label sits above the arrow and never reaches past the lanes it joins.
+        let span = abs(to - from)
+        let label = Self.cut(step.label, to: Int((span - 16) / Self.advance))
+        if !label.isEmpty {
+          out.append(
+            "<text class=\"label\" data-span=\"\(Self.number(min(from, to))) \(Self.number(max(from, to)))\" x=\"\(Self.number((from + to) / 2))\" y=\"\(Self.number(arrowY - 4))\" text-anchor=\"middle\" fill=\"\(color)\">\(Self.escape(label))</text>"
+          )
+        }
+      }
+      for (line, text) in rows[index].enumerated() {
+        out.append(
+          "<text class=\"event\" x=\"\(Self.number(textX))\" y=\"\(Self.number(rowTop + 12 + Double(line) * Self.lineHeight))\" fill=\"\(step.isWrong ? Self.wrongColor : "#24292f")\"\(step.isWrong ? " font-weight=\"bold\"" : "")>\(Self.escape(text))</text>"
+        )
+      }
+    }
+    // The legend.
+    var x = Self.margin + Self.numberWidth
+    for (kind, word) in Self.legend {
+      let color = Self.colors[kind]!
+      let dashed =
+        kind == .answer || kind == .cancel
+        ? " stroke-dasharray=\"6 3\"" : kind == .tick ? " stroke-dasharray=\"2 4\"" : ""
+      out.append(
+        "<line x1=\"\(Self.number(x))\" y1=\"\(Self.number(legendY - 4))\" x2=\"\(Self.number(x + 28))\" y2=\"\(Self.number(legendY - 4))\" stroke=\"\(color)\" stroke-width=\"1.5\"\(dashed)\(kind == .tick ? "" : " marker-end=\"url(#\(kind.rawValue))\"")/>"
+      )
+      out.append(
+        "<text class=\"legend\" x=\"\(Self.number(x + 34))\" y=\"\(Self.number(legendY))\" fill=\"#57606a\">\(word)</text>"
+      )
+      x += Self.legendEntryWidth(word)
+    }
+    out.append(
+      "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(legendY - 11))\" width=\"14\" height=\"14\" fill=\"#ffebe9\" stroke=\"\(Self.wrongColor)\"/>"
+    )
+    out.append(
+      "<text class=\"legend\" x=\"\(Self.number(x + 20))\" y=\"\(Self.number(legendY))\" fill=\"\(Self.wrongColor)\">\(Self.wrongWords)</text>"
+    )
+    out.append("</svg>")
+    return out.joined(separator: "\n") + "\n"
+  }
+
+  static let legend: [(Timeline.Step.Kind, String)] = [
+    (.call, "call"), (.answer, "answer"), (.publish, "shown"), (.cancel, "cancel"), (.tick, "clock"),
+  ]
+  static let wrongWords = "should not have happened"
+
+  static func legendEntryWidth(_ word: String) -> Double { 34 + Double(word.count) * advance + 22 }
+
+  /// The legend's width: a picture is never narrower.
+  static var legendWidth: Double {
+    (margin + numberWidth + legend.map { legendEntryWidth($0.1) }.reduce(0, +) + 20
+      + Double(wrongWords.count) * advance + margin).rounded(.up)
+  }
+
+  private static func marker(_ id: String, _ color: String) -> String {
+    "<marker id=\"\(id)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"9\" markerHeight=\"9\" markerUnits=\"userSpaceOnUse\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"\(color)\"/></marker>"
+  }
+
+  /// `text` cut to `count` characters, with an ellipsis when cut.
+  static func cut(_ text: String, to count: Int) -> String {
+    guard count > 0 else { return "" }
+    guard text.count > count else { return text }
+    return count == 1 ? "…" : String(text.prefix(count - 1)) + "…"
+  }
+
+  /// The event's words in lines of at most ``textColumnCharacters``, broken at spaces.
+  static func wrap(_ text: String) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+      if !line.isEmpty, line.count + 1 + word.count > textColumnCharacters {
+        lines.append(line)
+        line = ""
+      }
+      line += (line.isEmpty ? "" : " ") + word
+      while line.count > textColumnCharacters {
+        lines.append(String(line.prefix(textColumnCharacters)))
+        line = String(line.dropFirst(textColumnCharacters))
+      }
+    }
+    lines.append(line)
+    return lines
+  }
+
+  static func number(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+  }
+
+  static func escape(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+  }
+}
+
+/// One self-contained HTML page with the timeline of every failing check of
+/// a chapter, and one SVG file per timeline.
+public struct TimelinePage: Sendable {
+  public struct Picture: Sendable, Equatable {
+    /// The check's name.
+    public var check: String
+    public var verdict: Verdict
+    /// The file name of its SVG: `late-answer-for-an-old-keyword.svg`.
+    public var fileName: String
+    public var svg: String
+  }
+
+  public var title: String
+  public var subtitle: String
+  public var pictures: [Picture]
+
+  /// The pictures of `report`'s failing checks that recorded events.
+  public init(_ report: ChapterReport) {
+    title = "Chapter \(report.chapter.paddedNumber) · \(report.chapter.title)"
+    subtitle = report.chapter.summary
+    var pictures: [Picture] = []
+    var names: Set<String> = []
+    for check in report.failing {
+      for verdict in Timeline.verdicts(of: check) {
+        var name = Self.slug(check.name)
+        var number = 2
+        while names.contains(name) {
+          name = Self.slug(check.name) + "-\(number)"
+          number += 1
+        }
+        names.insert(name)
+        let timeline = Timeline(events: verdict.events, actual: verdict.actual)
+        pictures.append(
+          Picture(
+            check: check.name, verdict: verdict, fileName: name + ".svg",
+            svg: TimelineDrawing(timeline, title: check.name).svg))
+      }
+    }
+    self.pictures = pictures
+  }
+
+  /// `A late answer for an old keyword never replaces newer results` →
+  /// `a-late-answer-for-an-old-keyword-never-replaces-newer-results`.
+  static func slug(_ name: String) -> String {
+    let words = name.lowercased().unicodeScalars.split {
+      !CharacterSet.alphanumerics.contains($0) || !$0.isASCII
+    }
+    let slug = words.map { String(String.UnicodeScalarView($0)) }.joined(separator: "-")
+    return String(slug.prefix(80))
+  }
+
+  /// The page: each failing check's verdict above its picture.
+  public var html: String {
+    let esc = TimelineDrawing.escape
+    var body: [String] = []
+    for picture in pictures {
+      var verdict = "<p class=\"behaviour\">\(esc(picture.verdict.behaviour))</p>"
+      if let expected = picture.verdict.expected {
+        verdict += "<p><b>Expected:</b> <code>\(esc(expected))</code></p>"
+      }
+      if let actual = picture.verdict.actual {
+        verdict += "<p><b>Actual:</b> <code>\(esc(actual))</code></p>"
+      }
+      body.append(
+        """
+        <section id="\(picture.fileName.dropLast(4))">
+        <h2>✗ \(esc(picture.check))</h2>
+        \(verdict)
+        <div class="picture">\(picture.svg)</div>
+        </section>
+        """)
+    }
+    if pictures.isEmpty {
+      body.append("<p>No failing check recorded any events: there is nothing to draw.</p>")
+    }
+    return """
+      <!DOCTYPE html>
+      <html lang="en"><head><meta charset="utf-8"><title>\(esc(title)) · timelines</title>
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <style>
+        body { font: 15px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #24292f; margin: 24px; }
+        h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 32px 0 6px; color: #cf222e; }
+        p { margin: 4px 0; } .subtitle { color: #57606a; } code { font-size: 13px; }
+        .picture { overflow-x: auto; margin-top: 10px; border: 1px solid #d0d7de; border-radius: 6px; }
+        .picture svg { display: block; }
+      </style></head><body>
+      <h1>\(esc(title)): what happened in each failing check</h1>
+      <p class="subtitle">\(esc(subtitle)) Each picture is the check's recorded events, in order and numbered as \
+      in the terminal: one lane per participant, your code in blue, and in red what should not have happened.</p>
+      \(body.joined(separator: "\n"))
+      </body></html>
+
+      """
+  }
+}
