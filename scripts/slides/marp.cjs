@@ -62,8 +62,18 @@ function render(engineDir, outDir, decks) {
   fs.mkdirSync(outDir, { recursive: true });
   for (const deck of decks) {
     const marp = new Marp({ html: true, inlineSVG: true });
-    const { html, css, comments } = marp.render(fs.readFileSync(deck, 'utf8'));
+    const rendered = marp.render(fs.readFileSync(deck, 'utf8'));
+    const { css, comments } = rendered;
     const name = path.basename(deck, '.md');
+    // Pictures next to the deck (Slides/timelines/*.svg) go into the page, so
+    // it stays one self-contained file; a picture that is missing fails.
+    const html = rendered.html.replace(/(<img\b[^>]*?\ssrc=")([^"]+)(")/g, (whole, before, source, after) => {
+      if (/^(data:|https?:|\/)/.test(source)) return whole;
+      const file = path.join(path.dirname(deck), decodeURI(source));
+      if (!fs.existsSync(file)) throw new Error(`${deck}: the picture ${source} does not exist`);
+      const type = file.endsWith('.svg') ? 'image/svg+xml' : file.endsWith('.png') ? 'image/png' : 'image/jpeg';
+      return before + `data:${type};base64,` + fs.readFileSync(file).toString('base64') + after;
+    });
     const notes = comments.map((list, index) => `<!-- slide ${index + 1} notes: ${list.join(' ').replace(/--/g, '- -')} -->`);
     const page = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${name}</title>

@@ -81,10 +81,11 @@ public struct Timeline: Sendable, Equatable {
   public var lanes: [Lane]
   public var steps: [Step]
 
-  /// Lays out `events` (a transcript, oldest first); `actual` is the check's
-  /// "Actual:" value, whose publication is marked as the one that should not
+  /// Lays out `events` (a transcript, oldest first). `expected` and
+  /// `actual` are the check's "Expected:" and "Actual:" values: the events
+  /// that show what was not expected are marked as those that should not
   /// have happened.
-  public init(events: [String], actual: String? = nil) {
+  public init(events: [String], expected: String? = nil, actual: String? = nil) {
     // A function that something `called` is a service; one that only
     // returns or finishes is the learner's code answering its caller.
     let services = Set(
@@ -97,7 +98,7 @@ public struct Timeline: Sendable, Equatable {
     var steps = events.enumerated().map { index, event in
       Self.step(event, number: index + 1, services: services)
     }
-    Self.markActual(actual, in: &steps)
+    Self.markUnexpected(expected: expected, actual: actual, in: &steps)
     Self.foldCrowds(&steps)
     self.steps = steps
     var seen: [Lane] = []
@@ -332,19 +333,38 @@ public struct Timeline: Sendable, Equatable {
     return (String(parts[0]), number)
   }
 
-  /// Marks the last publication or answer that shows the check's "Actual:"
-  /// value: the one that should not have happened.
-  private static func markActual(_ actual: String?, in steps: inout [Step]) {
-    guard var value = actual?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return }
-    if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-      value = String(value.dropFirst().dropLast())
+  /// Marks what the check did not expect. A count that came out too high
+  /// (`Expected: 1`, `Actual: 3`) marks the calls to the service called
+  /// that many times, after the expected ones. Otherwise the last event that
+  /// shows the "Actual:" value: a publication or an answer to a caller
+  /// first, any event else; `"got Token(fresh-1)"` is also looked for
+  /// without its first word.
+  private static func markUnexpected(expected: String?, actual: String?, in steps: inout [Step]) {
+    let trimmed = { (text: String?) in text?.trimmingCharacters(in: .whitespaces) }
+    if let wanted = trimmed(expected).flatMap({ Int($0) }), let got = trimmed(actual).flatMap({ Int($0) }),
+      got > wanted
+    {
+      let calls = Dictionary(
+        grouping: steps.indices.filter { steps[$0].kind == .call && steps[$0].to?.role == .service },
+        by: { steps[$0].to! })
+      for (_, indices) in calls where indices.count == got {
+        for index in indices.dropFirst(wanted) { steps[index].isWrong = true }
+      }
+      return
     }
-    guard
-      let index = steps.lastIndex(where: {
-        [.publish, .answer].contains($0.kind) && $0.to != .code && $0.text.contains(value)
-      })
-    else { return }
-    steps[index].isWrong = true
+    guard var value = trimmed(actual), value.count >= 3 else { return }
+    if value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+    let candidates =
+      [value] + (value.firstIndex(of: " ").map { [String(value[value.index(after: $0)...])] } ?? [])
+    for candidate in candidates where candidate.count >= 3 {
+      let shown = steps.lastIndex {
+        [.publish, .answer].contains($0.kind) && $0.to != .code && $0.text.contains(candidate)
+      }
+      if let index = shown ?? steps.lastIndex(where: { $0.text.contains(candidate) }) {
+        steps[index].isWrong = true
+        return
+      }
+    }
   }
 }
 

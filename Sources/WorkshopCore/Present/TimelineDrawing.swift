@@ -260,7 +260,7 @@ public struct TimelinePage: Sendable {
           number += 1
         }
         names.insert(name)
-        let timeline = Timeline(events: verdict.events, actual: verdict.actual)
+        let timeline = Timeline(events: verdict.events, expected: verdict.expected, actual: verdict.actual)
         pictures.append(
           Picture(
             check: check.name, verdict: verdict, fileName: name + ".svg",
