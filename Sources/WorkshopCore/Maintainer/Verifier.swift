@@ -146,6 +146,12 @@ public struct Verifier {
       }
     }
 
+    if let reports = starterRuns.first {
+      write("")
+      write(style.bold("Timelines of the starters' failing checks"))
+      checkTimelines(tally, starters: reports)
+    }
+
     // 4. The checks against the course's own wrong and right fixes.
     write("")
     write(style.bold("Wrong fixes fail, right fixes pass"))

@@ -1,0 +1,102 @@
+import Foundation
+
+extension Verifier {
+  /// Where `verify` writes the starters' timelines: the pages it opens in
+  /// Chromium, and the pictures the decks should show.
+  var timelineOutput: URL { workspace.url(".build/verify-timelines") }
+
+  /// The starters' timelines: every recorded event is drawn in its lane, the
+  /// decks show the pictures the starters draw now, and every page renders in
+  /// Chromium with nothing overlapping (skipped, with the reason, when Node.js
+  /// or Chromium is missing).
+  func checkTimelines(_ tally: Tally, starters reports: [ChapterReport]) {
+    let pages = reports.map { (report: $0, page: TimelinePage($0)) }
+
+    // 1. The grammar knows every event the checks record.
+    var unknown: [String] = []
+    for (report, _) in pages {
+      for check in report.failing {
+        for verdict in Timeline.verdicts(of: check) {
+          let events = Timeline(events: verdict.events).unknownEvents
+          unknown += events.map { "\(report.chapter.paddedNumber) \(check.name): \($0)" }
+        }
+      }
+    }
+    tally.item(
+      unknown.isEmpty,
+      "every event the starters' failing checks record has its lane in the timeline (Present/Timeline.swift)",
+      Array(unknown.prefix(10)) + (unknown.count > 10 ? ["and \(unknown.count - 10) more"] : []))
+
+    // 2. The decks' pictures are the ones the starters draw now.
+    try? FileManager.default.removeItem(at: timelineOutput)
+    let slidesFolder = workspace.url("Slides/timelines")
+    let shipped = ((try? FileManager.default.contentsOfDirectory(atPath: slidesFolder.path)) ?? [])
+      .filter { $0.hasSuffix(".svg") }.sorted()
+    var stale: [String] = []
+    for file in shipped {
+      let number = Int(file.prefix(while: \.isNumber))
+      let name = String(file.drop(while: \.isNumber).dropFirst())
+      guard let (report, page) = pages.first(where: { $0.report.chapter.number == number }),
+        let picture = page.pictures.first(where: { $0.fileName == name })
+      else {
+        stale.append(
+          "Slides/timelines/\(file): no failing check of that chapter's starter draws it (NN-<check>.svg)")
+        continue
+      }
+      let current =
+        (try? String(contentsOf: slidesFolder.appendingPathComponent(file), encoding: .utf8)) ?? ""
+      guard current != picture.svg else { continue }
+      let fresh = timelineOutput.appendingPathComponent("slides").appendingPathComponent(file)
+      try? FileManager.default.createDirectory(
+        at: fresh.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try? Data(picture.svg.utf8).write(to: fresh)
+      stale.append(
+        "Slides/timelines/\(file) is not what check \(report.chapter.paddedNumber)'s starter draws now:"
+          + " if the change is right, cp \(workspace.relativize(fresh.path)) Slides/timelines/")
+    }
+    tally.item(
+      stale.isEmpty, "the timelines on the slides (Slides/timelines/) are the ones the starters draw now",
+      stale)
+
+    // 3. Every page renders, and nothing in a picture overlaps.
+    var written: [String] = []
+    for (report, page) in pages where !page.pictures.isEmpty {
+      let url = timelineOutput.appendingPathComponent(report.chapter.folder + ".html")
+      do {
+        try FileManager.default.createDirectory(at: timelineOutput, withIntermediateDirectories: true)
+        try Data(page.html.utf8).write(to: url)
+        written.append(url.path)
+      } catch {
+        tally.item(false, "the starters' timeline pages can be written", ["\(url.path): \(error)"])
+        return
+      }
+    }
+    let count = pages.map(\.page.pictures.count).reduce(0, +)
+    let item =
+      "the starters' \(count) timelines render in Chromium: every picture drawn, no text overlapping or leaving its lanes"
+    let outcome: ProcessOutcome
+    do {
+      outcome = try Subprocess.run(
+        "bash", [workspace.url("scripts/check-timelines.sh").path] + written, timeout: 600)
+    } catch {
+      tally.item(false, item, ["\(error)"])
+      return
+    }
+    let lines = (outcome.standardOutput + "\n" + outcome.standardError).split(separator: "\n").map(
+      String.init)
+    if outcome.termination == .exited(2) {
+      let reason = lines.last { $0.hasPrefix("check-timelines:") }.map {
+        String($0.dropFirst("check-timelines: ".count))
+      }
+      tally.skip(
+        item, because: reason ?? "a tool it needs is missing (scripts/install-tools.sh installs them)")
+      return
+    }
+    let problems = lines.filter { $0.contains(", timeline ") || $0.contains("did not measure") }
+    tally.item(
+      outcome.succeeded && problems.isEmpty && !written.isEmpty, item,
+      outcome.succeeded
+        ? (written.isEmpty ? ["no starter drew a timeline"] : [])
+        : (problems.isEmpty ? Array(lines.suffix(8)) : Array(problems.prefix(10))))
+  }
+}
