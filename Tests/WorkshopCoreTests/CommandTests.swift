@@ -19,6 +19,9 @@ struct CommandTests {
     #expect(
       try Command.parse(["check", "--timeout=5", "DebouncedSearch"])
         == .check(chapter: "DebouncedSearch", .init(timeLimit: 5)))
+    var timeline = Command.Options()
+    timeline.timeline = true
+    #expect(try Command.parse(["check", "04", "--timeline"]) == .check(chapter: "04", timeline))
   }
 
   @Test("hint takes a chapter and --reset")
@@ -98,6 +101,8 @@ struct CommandTests {
         "'--solutions' does not apply to 'hint' (only to 'progress', 'check' and 'watch')"
       ),
       (["progress", "--repeat", "3"], "'--repeat' does not apply to 'progress' (only to 'verify')"),
+      (["watch", "--timeline"], "'--timeline' does not apply to 'watch' (only to 'check')"),
+      (["check", "04", "--timeline=yes"], "'--timeline' takes no value"),
       (["list", "--reset"], "'--reset' does not apply to 'list' (only to 'hint')"),
       (
         ["list", "--timeout", "5"],

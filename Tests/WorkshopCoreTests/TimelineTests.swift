@@ -1,5 +1,6 @@
 import CheckTranscript
 import Foundation
+import Synchronization
 import Testing
 
 @testable import WorkshopCore
@@ -162,5 +163,43 @@ struct TimelineTests {
     #expect(page.pictures.map(\.fileName) == ["a-late-answer-never-replaces-newer-results.svg"])
     #expect(page.pictures[0].svg.hasPrefix("<svg ") && page.html.contains(page.pictures[0].svg))
     #expect(TimelinePage(ChapterReport(chapter: chapter, checks: [report.checks[1]])).pictures.isEmpty)
+  }
+
+  @Test(
+    "check --timeline writes the page and one SVG per check, says where, and removes pictures of checks that pass now"
+  )
+  func writesFiles() throws {
+    let root = try TemporaryFolder.shared.makeFolder("timeline-output")
+    let chapter = Curriculum.Chapter(
+      number: 4, name: "DebouncedSearch", title: "Debounced search", summary: "S.",
+      files: ["SearchModel.swift"],
+      hints: [], starterFails: [])
+    let workspace = Workspace(root: root, curriculum: Curriculum(title: "W", chapters: [chapter]))
+    let out = Mutex("")
+    let console = Workshop.Console(out: { line in out.withLock { $0 += line + "\n" } }, err: { _ in })
+    let runner = Workshop(console: console, style: Style(colored: false), directory: root)
+    let issue = Verdict(behaviour: "B", expected: "[Swift Book]", actual: "[Sweater]", events: lateAnswer)
+      .text
+    let failing = ChapterReport(
+      chapter: chapter,
+      checks: [CheckResult(id: "a", name: "A late answer is dropped", status: .failed, issues: [issue])])
+
+    #expect(runner.writeTimelines(failing, workspace) == Workshop.ExitCode.success)
+    let page = root.appendingPathComponent(".workshop/timelines/04-DebouncedSearch.html")
+    let picture = root.appendingPathComponent(
+      ".workshop/timelines/04-DebouncedSearch/a-late-answer-is-dropped.svg")
+    #expect(FileManager.default.fileExists(atPath: page.path))
+    #expect(try String(contentsOf: picture, encoding: .utf8) == TimelinePage(failing).pictures[0].svg)
+    #expect(
+      out.withLock { $0 }.contains(
+        "Timeline of 1 failing check: open .workshop/timelines/04-DebouncedSearch.html"))
+
+    let passing = ChapterReport(
+      chapter: chapter, checks: [CheckResult(id: "a", name: "A late answer is dropped", status: .passed)])
+    #expect(runner.writeTimelines(passing, workspace) == Workshop.ExitCode.success)
+    #expect(
+      !FileManager.default.fileExists(atPath: page.path)
+        && !FileManager.default.fileExists(atPath: picture.path))
+    #expect(out.withLock { $0 }.contains("No timeline: every check passes."))
   }
 }
