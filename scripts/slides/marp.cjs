@@ -132,18 +132,33 @@ function overflowing() {
   });
   return JSON.stringify(found);
 }
-// Measured once the fonts are in and the layout no longer changes: the same
-// result twice, 200 ms apart.
+// Whether Marp has fitted every code block: its auto-scaling sets the
+// viewBox of the block's SVG from a ResizeObserver, after some frames.
+function fitted() {
+  return [...document.querySelectorAll('marp-pre')].every((pre) => {
+    const fitter = pre.shadowRoot && pre.shadowRoot.querySelector('marp-auto-scaling');
+    const svg = fitter && fitter.shadowRoot && fitter.shadowRoot.querySelector('svg');
+    return svg && svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.width > 0;
+  });
+}
+// A pause. The browser runs on virtual time, which jumps ahead whenever
+// nothing is pending: a timer keeps it stepping, and Chromium is told to
+// finish each frame before time moves on (see check()).
+const frame = () => new Promise((resolve) => setTimeout(resolve, 100));
+// Measured once the fonts are in, every code block is fitted, and the
+// layout no longer changes: the same result three frames in a row.
 addEventListener('load', async () => {
   await document.fonts.ready;
+  for (let round = 0; round < 100 && !fitted(); round++) await frame();
   let last = overflowing();
-  for (let round = 0; round < 20; round++) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  let same = 0;
+  for (let round = 0; round < 50 && same < 2; round++) {
+    await frame();
     const now = overflowing();
-    if (now === last) break;
+    same = now === last ? same + 1 : 0;
     last = now;
   }
-  document.body.setAttribute('data-overflow', last);
+  document.body.setAttribute('data-overflow', fitted() ? last : JSON.stringify([{ slide: 0, problems: ['Marp never fitted the code blocks'] }]));
 });
 </script>`;
 
@@ -154,13 +169,13 @@ function check(chromium, outDir, pages) {
   // Root in a container: no sandbox for the browser itself, and no small /dev/shm.
   const flags = [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--hide-scrollbars',
-    '--window-size=1280,720',
+    '--window-size=1280,720', '--run-all-compositor-stages-before-draw',
   ];
   for (const page of pages) {
     const name = path.basename(page, '.html');
     const probe = path.join(outDir, `${name}.probe.html`);
     fs.writeFileSync(probe, fs.readFileSync(page, 'utf8').replace('</body>', measure + '</body>'));
-    const dom = execFileSync(chromium, [...flags, '--virtual-time-budget=10000', '--dump-dom', probe], {
+    const dom = execFileSync(chromium, [...flags, '--virtual-time-budget=120000', '--dump-dom', probe], {
       encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20,
     });
     fs.unlinkSync(probe);
