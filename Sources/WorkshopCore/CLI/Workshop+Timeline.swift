@@ -4,7 +4,9 @@ import Foundation
 extension Workshop {
   /// Writes the chapter's timeline page and pictures, replacing any earlier
   /// ones, and says where they are.
-  func writeTimelines(_ report: ChapterReport, _ workspace: Workspace) -> Int32 {
+  func writeTimelines(_ report: ChapterReport, _ workspace: Workspace, _ variant: Variant = .chapters)
+    -> Int32
+  {
     let chapter = report.chapter
     let folder = workspace.stateDirectory.appendingPathComponent(CommandLineSpec.timelineFolder)
     let pictures = folder.appendingPathComponent(chapter.folder)
@@ -16,7 +18,10 @@ extension Workshop {
       console.out("No timeline: the chapter does not compile, so no check ran.")
       return ExitCode.success
     }
-    let page = TimelinePage(report)
+    let pointers = CodePointer(workspace: workspace, variant: variant)
+    let page = TimelinePage(report) { check in
+      pointers.locate(check, in: chapter).map { "\($0.location):1 (\($0.what))" }
+    }
     guard !page.pictures.isEmpty else {
       console.out(
         report.failing.isEmpty

@@ -228,7 +228,11 @@ public struct Workshop {
     console.out(
       Report(style: style, workspace: workspace, variant: options.solutions ? .solutions : .chapters)
         .chapterDetail(report))
-    if options.timeline, writeTimelines(report, workspace) != ExitCode.success { return ExitCode.failure }
+    if options.timeline,
+      writeTimelines(report, workspace, options.solutions ? .solutions : .chapters) != ExitCode.success
+    {
+      return ExitCode.failure
+    }
     return report.state == .done ? ExitCode.success : ExitCode.failure
   }
 

@@ -239,14 +239,17 @@ public struct TimelinePage: Sendable {
     /// The file name of its SVG: `late-answer-for-an-old-keyword.svg`.
     public var fileName: String
     public var svg: String
+    /// Where in the learner's code to look: `Chapters/…/File.swift:63 (the TODO there)`.
+    public var pointer: String?
   }
 
   public var title: String
   public var subtitle: String
   public var pictures: [Picture]
 
-  /// The pictures of `report`'s failing checks that recorded events.
-  public init(_ report: ChapterReport) {
+  /// The pictures of `report`'s failing checks that recorded events;
+  /// `pointer` says where in the learner's code to look for a check.
+  public init(_ report: ChapterReport, pointer: (CheckResult) -> String? = { _ in nil }) {
     title = "Chapter \(report.chapter.paddedNumber) · \(report.chapter.title)"
     subtitle = report.chapter.summary
     var pictures: [Picture] = []
@@ -264,7 +267,7 @@ public struct TimelinePage: Sendable {
         pictures.append(
           Picture(
             check: check.name, verdict: verdict, fileName: name + ".svg",
-            svg: TimelineDrawing(timeline, title: check.name).svg))
+            svg: TimelineDrawing(timeline, title: check.name).svg, pointer: pointer(check)))
       }
     }
     self.pictures = pictures
@@ -285,7 +288,8 @@ public struct TimelinePage: Sendable {
     let esc = TimelineDrawing.escape
     var body: [String] = []
     for picture in pictures {
-      var verdict = "<p class=\"behaviour\">\(esc(picture.verdict.behaviour))</p>"
+      var verdict = picture.pointer.map { "<p class=\"pointer\">→ <code>\(esc($0))</code></p>" } ?? ""
+      verdict += "<p class=\"behaviour\">\(esc(picture.verdict.behaviour))</p>"
       if let expected = picture.verdict.expected {
         verdict += "<p><b>Expected:</b> <code>\(esc(expected))</code></p>"
       }
@@ -311,7 +315,7 @@ public struct TimelinePage: Sendable {
       <style>
         body { font: 15px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #24292f; margin: 24px; }
         h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 32px 0 6px; color: #cf222e; }
-        p { margin: 4px 0; } .subtitle { color: #57606a; } code { font-size: 13px; }
+        p { margin: 4px 0; } .subtitle { color: #57606a; } code { font-size: 13px; } .pointer code { color: #0969da; }
         .picture { overflow-x: auto; margin-top: 10px; border: 1px solid #d0d7de; border-radius: 6px; }
         .picture svg { display: block; }
       </style></head><body>
