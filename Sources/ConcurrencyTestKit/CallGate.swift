@@ -1,3 +1,4 @@
+import CheckTranscript
 import Testing
 
 /// A controllable stand-in for one async call of a fake service.
@@ -74,7 +75,7 @@ public final class CallGate<Argument: Sendable, Output: Sendable>: Sendable {
         // before anything a check does once it sees it. (Never log under the
         // gate's lock: the log has a lock of its own.)
         let cancelledEarly = state.current.cancelledEarly.contains(id)
-        events.record("\(label(argument)) called" + (cancelledEarly ? " by a cancelled task" : ""))
+        events.record("\(label(argument)) called" + (cancelledEarly ? EventWords.byCancelledTask : ""))
         let endNow = state.update { state -> Bool in
           let cancelled = state.cancelledEarly.remove(id) != nil
           let endNow = cancelled && !ignoresCancellation
@@ -209,7 +210,7 @@ public final class CallGate<Argument: Sendable, Output: Sendable>: Sendable {
     case .alreadyEnded(let argument):
       events.record("\(label(argument)) had already ended; its answer is dropped")
     case .answer(let argument, let late, let continuation):
-      let note = late ? " (late: its caller was cancelled)" : ""
+      let note = late ? EventWords.lateAnswer : ""
       switch result {
       case .success(let output): events.record("\(label(argument)) returned \(show(output))\(note)")
       case .failure(let error): events.record("\(label(argument)) threw \(show(error))\(note)")

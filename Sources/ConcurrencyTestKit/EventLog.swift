@@ -145,7 +145,7 @@ public final class EventLog: Sendable {
       try await outcome.wait(until: { $0 != nil })
     } catch is WaitTimedOut {
       work.cancel()
-      record("hang guard: \(description) still not finished after \(hangBound.formatted)")
+      record(EventWords.hangGuard + "\(description) still not finished after \(hangBound.formatted)")
       try stop(
         "\(description) never finished.",
         expected: "it finishes within \(hangBound.formatted)",

@@ -1,3 +1,4 @@
+import CheckTranscript
 import Testing
 
 /// A clock whose time moves only when the test says so.
@@ -83,7 +84,7 @@ public final class TestClock: Clock, Sendable {
         // sleep before anything a check does once it sees the sleeper.
         let snapshot = state.current
         let willSleep = !snapshot.cancelledEarly.contains(id) && deadline > snapshot.now
-        if willSleep { events?.record("clock: sleep until \(deadline) (now \(snapshot.now))") }
+        if willSleep { events?.record(EventWords.clock + "sleep until \(deadline) (now \(snapshot.now))") }
         let outcome = state.update { state -> Outcome in
           if state.cancelledEarly.remove(id) != nil { return .cancelled }
           if deadline <= state.now { return .due }
@@ -92,7 +93,7 @@ public final class TestClock: Clock, Sendable {
         }
         switch outcome {
         case .cancelled:
-          events?.record("clock: sleep cancelled before it started")
+          events?.record(EventWords.clock + "sleep cancelled before it started")
           continuation.resume(throwing: CancellationError())
         case .due:
           continuation.resume()
@@ -107,7 +108,7 @@ public final class TestClock: Clock, Sendable {
         return nil
       }
       if let sleeper {
-        events?.record("clock: sleep until \(sleeper.deadline) cancelled")
+        events?.record(EventWords.clock + "sleep until \(sleeper.deadline) cancelled")
         sleeper.continuation.resume(throwing: CancellationError())
       }
     }
@@ -127,7 +128,7 @@ public final class TestClock: Clock, Sendable {
       for (id, _) in due { state.sleepers[id] = nil }
       return (state.now, due.map(\.value))
     }
-    events?.record("clock: advanced to \(now)" + (due.isEmpty ? ", nothing due" : ""))
+    events?.record(EventWords.clock + "advanced to \(now)" + (due.isEmpty ? ", nothing due" : ""))
     for sleeper in due { sleeper.continuation.resume() }
   }
 

@@ -132,6 +132,7 @@ private final class FakeOrderServer: OrderServer, Sendable {
   }
 
   func orderStatus(idempotencyKey: String) async throws -> Receipt? {
+    events.record("orderStatus(key: \(idempotencyKey)) called")
     let receipt = orders.withLock { $0[idempotencyKey] }
     events.record("orderStatus(key: \(idempotencyKey)) returned \(show(receipt))")
     return receipt

@@ -5,6 +5,10 @@ import Testing
 
 @testable import WorkshopCore
 
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
 /// Chapter 04's starter, as the checks record it: a late answer for "sw".
 private let lateAnswer = [
   "user typed \"sw\"",
@@ -95,7 +99,8 @@ struct TimelineTests {
     #expect(steps[0].from == screen && steps[0].to == .code)
     #expect(steps[1].to == Timeline.Lane("loadProfile", .service))
     #expect(steps[2].kind == .answer && steps[2].label == "threw LegacySDKError.cancelled")
-    #expect(steps[3].kind == .answer && steps[3].from == .code && steps[3].to?.role == .caller)
+    // It answers whoever called it: the screen.
+    #expect(steps[3].kind == .answer && steps[3].from == .code && steps[3].to == screen)
     #expect(steps[4].kind == .answer && steps[4].label == "threw Offline")
     #expect(timeline.unknownEvents.isEmpty)
   }
@@ -166,7 +171,7 @@ struct TimelineTests {
   }
 
   @Test(
-    "check --timeline writes the page and one SVG per check, says where, and removes pictures of checks that pass now"
+    "check --timeline writes the page and an SVG per picture, says where, and removes pictures of checks that pass now"
   )
   func writesFiles() throws {
     let root = try TemporaryFolder.shared.makeFolder("timeline-output")
@@ -201,5 +206,39 @@ struct TimelineTests {
       !FileManager.default.fileExists(atPath: page.path)
         && !FileManager.default.fileExists(atPath: picture.path))
     #expect(out.withLock { $0 }.contains("No timeline: every check passes."))
+  }
+
+  @Test("Learner text that looks like the kit's words, or a vague value, marks nothing")
+  func noFalseMarks() {
+    let timeline = Timeline(
+      events: [
+        "search(\"5\\\" tv\") called", "search(\"5\\\" tv\") returned [Chocolate (latest)]",
+        "screen shows [Chocolate (latest)], error: none", "profile(id:) returned nil",
+      ],
+      expected: "\"Search failed\"", actual: "nil")
+    #expect(timeline.steps.filter(\.isWrong).isEmpty)
+    #expect(timeline.unknownEvents.isEmpty, "an escaped quote inside the call's argument")
+    #expect(timeline.steps[1].label == "[Chocolate (latest)]")
+  }
+
+  @Test("Wide characters and control characters: labels still fit, and the SVG is well-formed XML")
+  func wideAndControlCharacters() throws {
+    #expect(TimelineDrawing.columns("検索") == 4 && TimelineDrawing.columns("🍫a") == 3)
+    #expect(TimelineDrawing.cut("検索検索検索", to: 5) == "検索…")
+    let svg = TimelineDrawing(
+      Timeline(events: ["search(\"検索検索検索検索検索検索検索検索検索検索\") called", "screen shows [bell \u{07}], error: none"]
+      ),
+      title: "t\u{1B}[31m"
+    ).svg
+    let label = try #require(
+      svg.split(separator: "\n").first { $0.contains("class=\"label\"") }?.split(separator: ">").dropFirst()
+        .first?
+        .split(separator: "<").first)
+    let shown = label.replacingOccurrences(of: "&quot;", with: "\"")
+    #expect(shown.hasSuffix("…"))
+    #expect(TimelineDrawing.columns(shown) <= Int((TimelineDrawing.laneGap - 16) / TimelineDrawing.advance))
+    #expect(
+      XMLParser(data: Data(svg.utf8)).parse(),
+      "the picture parses as XML, as an SVG file and a deck's image must")
   }
 }

@@ -26,6 +26,15 @@ function measure() {
     const texts = [...svg.querySelectorAll('text')].map((element) => ({ element, box: element.getBBox() }))
       .filter(({ element }) => element.textContent.length > 0);
     if (!texts.some(({ element }) => element.classList.contains('event'))) say('no events drawn');
+    // Every event is drawn: its group holds its words and a visible mark.
+    const groups = [...svg.querySelectorAll('g.step')];
+    const steps = Number(svg.getAttribute('data-steps'));
+    if (groups.length !== steps) say(steps + ' events, but ' + groups.length + ' drawn');
+    for (const group of groups) {
+      const marks = [...group.querySelectorAll('line, circle, rect')].map((mark) => mark.getBBox());
+      const seen = marks.some((box) => box.width > 0 || box.height > 0);
+      if (!group.querySelector('text.event') || !seen) say('event ' + group.getAttribute('data-number') + ' is not drawn');
+    }
     const slack = 0.5;
     for (const { element, box } of texts) {
       const words = JSON.stringify(element.textContent);

@@ -40,10 +40,13 @@ extension Workshop {
         "error: cannot write the timeline in \(path(folder, in: workspace)): \(error.localizedDescription)")
       return ExitCode.failure
     }
+    // A check with several recorded logs (one per case or expectation) has a picture for each.
+    let checks = Set(page.pictures.map(\.check)).count
     let count = page.pictures.count
+    let drawn = count == checks ? "" : ", \(count) pictures"
     console.out(
-      "Timeline of \(count) failing check\(count == 1 ? "" : "s"): open \(style.cyan(path(pageURL, in: workspace)))"
-        + " in a browser (one SVG per check in \(path(pictures, in: workspace))/).")
+      "Timeline of \(checks) failing check\(checks == 1 ? "" : "s")\(drawn): open \(style.cyan(path(pageURL, in: workspace)))"
+        + " in a browser (an SVG of each picture in \(path(pictures, in: workspace))/).")
     return ExitCode.success
   }
 }

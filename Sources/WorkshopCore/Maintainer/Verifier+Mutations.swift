@@ -25,7 +25,10 @@ extension Verifier {
 
   /// Grades every mutation of `chapters` in a copy of the course, one
   /// mutation per chapter at a time, and counts each as an item.
-  func checkMutations(_ tally: Tally, chapters: [Curriculum.Chapter]) {
+  /// Grades every chapter's wrong and right fixes; returns the reports of
+  /// the wrong fixes that were graded, for the timelines' check.
+  @discardableResult
+  func checkMutations(_ tally: Tally, chapters: [Curriculum.Chapter]) -> [ChapterReport] {
     var lists: [Int: [Mutation]] = [:]
     var blindSpots: [Int: [Mutation]] = [:]
     for chapter in chapters {
@@ -54,7 +57,7 @@ extension Verifier {
       copy = try mutationWorkspace(chapters: chapters)
     } catch {
       tally.item(false, "a copy of the course to apply fixes in", ["\(error)"])
-      return
+      return []
     }
     let grader = Grader(workspace: copy.copy, variant: .chapters, timeLimit: timeLimit, progress: progress)
     let rounds = lists.values.map(\.count).max() ?? 0
@@ -117,6 +120,10 @@ extension Verifier {
       try? place(solutionOf: chapter, in: copy, applying: nil)
     }
     report(results, blindSpots: blindSpots, varying: varying, chapters: chapters, tally)
+    return results.values.flatMap { $0 }.compactMap { mutation, outcome in
+      guard mutation.kind == .wrong, case .graded(let report) = outcome else { return nil }
+      return report
+    }
   }
 
   /// A fix's verdict, which must be the same in every run: whether it

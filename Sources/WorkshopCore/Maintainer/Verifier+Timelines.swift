@@ -5,27 +5,30 @@ extension Verifier {
   /// Chromium, and the pictures the decks should show.
   var timelineOutput: URL { workspace.url(".build/verify-timelines") }
 
-  /// The starters' timelines: every recorded event is drawn in its lane, the
-  /// decks show the pictures the starters draw now, and every page renders in
-  /// Chromium with nothing overlapping (skipped, with the reason, when Node.js
-  /// or Chromium is missing).
-  func checkTimelines(_ tally: Tally, starters reports: [ChapterReport]) {
+  /// The timelines: every event a starter's or a wrong fix's failing check
+  /// records is drawn in its lane, the decks show the pictures the starters
+  /// draw now, and every starter's page renders in Chromium with nothing
+  /// overlapping (skipped, with the reason, when Node.js or Chromium is
+  /// missing).
+  func checkTimelines(_ tally: Tally, starters reports: [ChapterReport], wrongFixes: [ChapterReport]) {
     let pages = reports.map { (report: $0, page: TimelinePage($0)) }
 
     // 1. The grammar knows every event the checks record.
-    var unknown: [String] = []
-    for (report, _) in pages {
+    var unknown: Set<String> = []
+    for report in reports + wrongFixes {
       for check in report.failing {
         for verdict in Timeline.verdicts(of: check) {
           let events = Timeline(events: verdict.events).unknownEvents
-          unknown += events.map { "\(report.chapter.paddedNumber) \(check.name): \($0)" }
+          unknown.formUnion(events.map { "\(report.chapter.paddedNumber) \(check.name): \($0)" })
         }
       }
     }
+    let listed = unknown.sorted()
     tally.item(
-      unknown.isEmpty,
-      "every event the starters' failing checks record has its lane in the timeline (Present/Timeline.swift)",
-      Array(unknown.prefix(10)) + (unknown.count > 10 ? ["and \(unknown.count - 10) more"] : []))
+      listed.isEmpty,
+      "every event the failing checks of the starters and the wrong fixes record has its lane in the timeline"
+        + " (Present/Timeline.swift)",
+      Array(listed.prefix(10)) + (listed.count > 10 ? ["and \(listed.count - 10) more"] : []))
 
     // 2. The decks' pictures are the ones the starters draw now.
     try? FileManager.default.removeItem(at: timelineOutput)
@@ -40,7 +43,8 @@ extension Verifier {
         let picture = page.pictures.first(where: { $0.fileName == name })
       else {
         stale.append(
-          "Slides/timelines/\(file): no failing check of that chapter's starter draws it (NN-<check>.svg)")
+          "Slides/timelines/\(file): no failing check of that chapter's starter draws it. Delete it, or name it"
+            + " NN-<a picture's file name in .workshop/timelines/NN-Name/> and update the deck that shows it")
         continue
       }
       let current =
@@ -59,6 +63,9 @@ extension Verifier {
       stale)
 
     // 3. Every page renders, and nothing in a picture overlaps.
+    let count = pages.map(\.page.pictures.count).reduce(0, +)
+    let item =
+      "the starters' \(count) timelines render in Chromium: every event drawn, no text overlapping or leaving its lanes"
     var written: [String] = []
     for (report, page) in pages where !page.pictures.isEmpty {
       let url = timelineOutput.appendingPathComponent(report.chapter.folder + ".html")
@@ -67,13 +74,14 @@ extension Verifier {
         try Data(page.html.utf8).write(to: url)
         written.append(url.path)
       } catch {
-        tally.item(false, "the starters' timeline pages can be written", ["\(url.path): \(error)"])
+        tally.item(false, item, ["cannot write \(url.path): \(error)"])
         return
       }
     }
-    let count = pages.map(\.page.pictures.count).reduce(0, +)
-    let item =
-      "the starters' \(count) timelines render in Chromium: every picture drawn, no text overlapping or leaving its lanes"
+    guard !written.isEmpty else {
+      tally.item(false, item, ["no starter's failing check recorded events to draw"])
+      return
+    }
     let outcome: ProcessOutcome
     do {
       outcome = try Subprocess.run(
@@ -94,9 +102,7 @@ extension Verifier {
     }
     let problems = lines.filter { $0.contains(", timeline ") || $0.contains("did not measure") }
     tally.item(
-      outcome.succeeded && problems.isEmpty && !written.isEmpty, item,
-      outcome.succeeded
-        ? (written.isEmpty ? ["no starter drew a timeline"] : [])
-        : (problems.isEmpty ? Array(lines.suffix(8)) : Array(problems.prefix(10))))
+      outcome.succeeded && problems.isEmpty, item,
+      outcome.succeeded ? [] : (problems.isEmpty ? Array(lines.suffix(8)) : Array(problems.prefix(10))))
   }
 }

@@ -146,16 +146,16 @@ public struct Verifier {
       }
     }
 
-    if let reports = starterRuns.first {
-      write("")
-      write(style.bold("Timelines of the starters' failing checks"))
-      checkTimelines(tally, starters: reports)
-    }
-
     // 4. The checks against the course's own wrong and right fixes.
     write("")
     write(style.bold("Wrong fixes fail, right fixes pass"))
-    checkMutations(tally, chapters: workspace.curriculum.chapters)
+    let wrongFixes = checkMutations(tally, chapters: workspace.curriculum.chapters)
+
+    if let reports = starterRuns.first {
+      write("")
+      write(style.bold("Timelines of failing checks"))
+      checkTimelines(tally, starters: reports, wrongFixes: wrongFixes)
+    }
 
     // 5. Determinism.
     if repeatCount > 1 {

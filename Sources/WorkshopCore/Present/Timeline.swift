@@ -7,10 +7,10 @@ import CheckTranscript
 /// failing check, so the two can never disagree. The checks' events follow a
 /// small grammar (the test kit writes `search("sw") called`, `clock:
 /// advanced to t=300ms`; the checks write `user typed "sw"`, `screen shows
-/// [Sweater]`, `caller 2 asks ...`), and ``init(events:actual:)`` is that
+/// [Sweater]`, `caller 2 asks ...`), and ``init(events:expected:actual:)`` is that
 /// grammar, defined here only. An event it does not know is still drawn, as a
-/// note in the "checks" lane, and `verify` fails while any starter's check
-/// records one.
+/// note in the "checks" lane, and `verify` fails while a failing check of a
+/// starter or of a wrong fix records one.
 public struct Timeline: Sendable, Equatable {
   /// A participant, drawn as a vertical lane.
   public struct Lane: Sendable, Equatable, Hashable {
@@ -90,7 +90,9 @@ public struct Timeline: Sendable, Equatable {
     // returns or finishes is the learner's code answering its caller.
     let services = Set(
       events.compactMap { event -> String? in
-        guard let call = Self.call(in: event), call.rest.hasPrefix(" called") || call.rest.isEmpty else {
+        guard let call = Self.call(in: event),
+          call.rest.hasPrefix(" called") || call.rest.isEmpty || call.rest.hasPrefix(": key seen before")
+        else {
           return nil
         }
         return call.name
@@ -98,6 +100,7 @@ public struct Timeline: Sendable, Equatable {
     var steps = events.enumerated().map { index, event in
       Self.step(event, number: index + 1, services: services)
     }
+    Self.answerWhoCalled(&steps)
     Self.markUnexpected(expected: expected, actual: actual, in: &steps)
     Self.foldCrowds(&steps)
     self.steps = steps
@@ -124,13 +127,13 @@ public struct Timeline: Sendable, Equatable {
     ) -> Step {
       Step(
         number: number, text: raw, kind: kind, from: from, to: to, label: label,
-        isWrong: wrong || text.contains("(late"), isKnown: known)
+        isWrong: wrong, isKnown: known)
     }
     func after(_ prefix: String) -> String { String(text.dropFirst(prefix.count)) }
 
     // The test clock.
-    if text.hasPrefix("clock: ") {
-      let rest = after("clock: ")
+    if text.hasPrefix(EventWords.clock) {
+      let rest = after(EventWords.clock)
       if rest.hasPrefix("advanced to ") {
         let time = rest.dropFirst("advanced to ".count).split(separator: ",").first.map(String.init) ?? rest
         return make(.tick, .clock, nil, time)
@@ -139,7 +142,7 @@ public struct Timeline: Sendable, Equatable {
       let sleep = rest.components(separatedBy: " (now").first ?? rest
       return make(.call, .code, .clock, sleep)
     }
-    if text.hasPrefix("hang guard: ") {
+    if text.hasPrefix(EventWords.hangGuard) {
       return make(.note, .code, nil, "never finished", wrong: true)
     }
     // Who drives the code.
@@ -165,7 +168,7 @@ public struct Timeline: Sendable, Equatable {
       if rest.contains("cancelled") { return make(.cancel, lane, .code, "cancel") }
       return make(.call, lane, .code, rest)
     }
-    if text.hasPrefix("thread "), let colon = text.firstIndex(of: ":") {
+    if text.hasPrefix("thread "), let colon = text.firstIndex(of: ":"), !text[..<colon].contains(",") {
       let lane = Lane(String(text[..<colon]), .caller)
       return make(
         .call, lane, .code, String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
@@ -174,11 +177,13 @@ public struct Timeline: Sendable, Equatable {
       ("the screen", Lane("screen", .caller)), ("screen", Lane("screen", .caller)),
       ("the caller", Lane("caller", .caller)), ("the uploader's", Lane("caller", .caller)),
     ] where text.hasPrefix(prefix + " ") || text.hasPrefix(prefix + "'s ") {
+      let rest = text.hasPrefix(prefix + " ") ? after(prefix + " ") : after(prefix + "'s ")
       if text.contains("cancel") { return make(.cancel, lane, .code, "cancel") }
-      if text.contains("stop") || text.contains("lets go") {
-        return make(.call, lane, .code, after(prefix + " "))
-      }
-      return make(.note, lane, nil, after(prefix + " "))
+      if text.contains("stop") || text.contains("lets go") { return make(.call, lane, .code, rest) }
+      return make(.note, lane, nil, rest)
+    }
+    if text.hasPrefix("a screen asks ") {
+      return make(.call, Lane("screen", .caller), .code, after("a screen asks "))
     }
     // What the code calls.
     if text.hasPrefix("SDK ") || text.hasPrefix("the SDK") || text.hasPrefix("on the main thread, the SDK") {
@@ -186,6 +191,9 @@ public struct Timeline: Sendable, Equatable {
       let rest = text.hasPrefix("SDK ") ? after("SDK ") : text
       if rest.hasPrefix("calls back") { return make(.answer, sdk, .code, rest) }
       if rest.hasSuffix(" called") { return make(.call, .code, sdk, String(rest.dropLast(" called".count))) }
+      if rest.hasPrefix("operation "), rest.hasSuffix(" cancelled") {
+        return make(.cancel, .code, sdk, "cancel " + rest.dropLast(" cancelled".count))
+      }
       if rest.hasPrefix("operation "), let colon = rest.firstIndex(of: ":") {
         return make(
           .call, .code, sdk, String(rest[rest.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
@@ -216,7 +224,9 @@ public struct Timeline: Sendable, Equatable {
     for prefix in [
       "in flight: ", "read chunk ", "job cancelled", "checksum job ", "stream: ", "the stream ",
       "the reader ",
-      "the old refresh", "charge sees",
+      "the old refresh", "charge sees", "thread A got ", "three downloads ", "both threads ",
+      "request 1 for ",
+      "fetchUser was not called",
     ] where text.hasPrefix(prefix) {
       return make(text.contains("cancelled") ? .cancel : .note, .code, nil, text)
     }
@@ -248,8 +258,17 @@ public struct Timeline: Sendable, Equatable {
     guard !name.isEmpty, name.first!.isLetter, text.dropFirst(name.count).first == "(" else { return nil }
     var depth = 0
     var inString = false
+    var escaped = false
     for index in text.indices[text.index(text.startIndex, offsetBy: name.count)...] {
       let character = text[index]
+      if escaped {
+        escaped = false
+        continue
+      }
+      if inString && character == "\\" {
+        escaped = true
+        continue
+      }
       if character == "\"" { inString.toggle() }
       if inString { continue }
       if character == "(" { depth += 1 }
@@ -281,12 +300,15 @@ public struct Timeline: Sendable, Equatable {
     }
     let service = Lane(owner, .service)
     if rest.isEmpty || rest.hasPrefix(" called") {
-      return make(.call, .code, service, label, rest.contains("by a cancelled task"), true)
+      return make(.call, .code, service, label, rest == " called" + EventWords.byCancelledTask, true)
     }
     if rest.hasPrefix(" returned ") || rest.hasPrefix(" threw ") {
-      let value = rest.dropFirst().split(separator: " ", maxSplits: 1).last.map(String.init) ?? ""
-      let shown = value.components(separatedBy: " (late").first ?? value
-      return make(.answer, service, .code, rest.hasPrefix(" threw ") ? "threw " + shown : shown, false, true)
+      // The kit notes an answer that came after its caller was cancelled.
+      let late = rest.hasSuffix(EventWords.lateAnswer)
+      let value = String(
+        (rest.dropFirst().split(separator: " ", maxSplits: 1).last ?? "").dropLast(
+          late ? EventWords.lateAnswer.count : 0))
+      return make(.answer, service, .code, rest.hasPrefix(" threw ") ? "threw " + value : value, late, true)
     }
     if rest.hasPrefix(": key seen before, returns ") {
       return make(
@@ -333,12 +355,29 @@ public struct Timeline: Sendable, Equatable {
     return (String(parts[0]), number)
   }
 
+  /// The learner's function answers whoever called it last (`screen calls
+  /// refresh()` … `refresh() returned`), not a caller of its own.
+  private static func answerWhoCalled(_ steps: inout [Step]) {
+    let generic = Lane("caller", .caller)
+    var lastCaller: Lane?
+    for index in steps.indices {
+      let step = steps[index]
+      if step.to == .code, step.from.role == .caller, step.kind == .call { lastCaller = step.from }
+      if step.from == .code, step.to == generic, step.kind == .answer, let lastCaller {
+        steps[index].to = lastCaller
+      }
+    }
+  }
+
+  /// Values too common to point at one event: `nil`, `none`, `[]`, `0`.
+  static let vagueValues: Set<String> = ["nil", "none", "[]", "[:]", "()", "true", "false", "0", "\"\""]
+
   /// Marks what the check did not expect. A count that came out too high
   /// (`Expected: 1`, `Actual: 3`) marks the calls to the service called
-  /// that many times, after the expected ones. Otherwise the last event that
-  /// shows the "Actual:" value: a publication or an answer to a caller
-  /// first, any event else; `"got Token(fresh-1)"` is also looked for
-  /// without its first word.
+  /// that many times, after the expected ones. Otherwise the last arrow
+  /// whose label shows the "Actual:" value: a publication or an answer to a
+  /// caller first, any other arrow else. `"got Token(fresh-1)"` is also
+  /// looked for without its first word, and a vague value (`nil`) not at all.
   private static func markUnexpected(expected: String?, actual: String?, in steps: inout [Step]) {
     let trimmed = { (text: String?) in text?.trimmingCharacters(in: .whitespaces) }
     if let wanted = trimmed(expected).flatMap({ Int($0) }), let got = trimmed(actual).flatMap({ Int($0) }),
@@ -352,15 +391,16 @@ public struct Timeline: Sendable, Equatable {
       }
       return
     }
-    guard var value = trimmed(actual), value.count >= 3 else { return }
-    if value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+    guard var value = trimmed(actual), !vagueValues.contains(value) else { return }
+    if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+      value = String(value.dropFirst().dropLast())
+    }
     let candidates =
       [value] + (value.firstIndex(of: " ").map { [String(value[value.index(after: $0)...])] } ?? [])
-    for candidate in candidates where candidate.count >= 3 {
-      let shown = steps.lastIndex {
-        [.publish, .answer].contains($0.kind) && $0.to != .code && $0.text.contains(candidate)
-      }
-      if let index = shown ?? steps.lastIndex(where: { $0.text.contains(candidate) }) {
+    for candidate in candidates where candidate.count >= 3 && !vagueValues.contains(candidate) {
+      let arrows = steps.indices.filter { steps[$0].to != nil && steps[$0].label.contains(candidate) }
+      let shown = arrows.last { [.publish, .answer].contains(steps[$0].kind) && steps[$0].to != .code }
+      if let index = shown ?? arrows.last {
         steps[index].isWrong = true
         return
       }

@@ -5,7 +5,8 @@ import Foundation
 /// row per event down the page, the event's own words in a column on the
 /// right, and what should not have happened in red.
 ///
-/// Every size is fixed here, in a monospaced font whose advance is known, so
+/// Every size is fixed here, in a monospaced font whose advance is known
+/// (East Asian wide characters and emoji take two columns), so
 /// labels are cut to fit between the lanes they join instead of overlapping
 /// a neighbour; the full words are always in the column on the right.
 public struct TimelineDrawing: Sendable {
@@ -47,7 +48,7 @@ public struct TimelineDrawing: Sendable {
     let lanesRight = Self.margin + Self.numberWidth + Self.laneGap * Double(lanes.count)
     let textX = lanesRight + 12
     let rows = timeline.steps.map { Self.wrap($0.text.trimmingCharacters(in: .whitespaces)) }
-    let longest = rows.flatMap { $0 }.map(\.count).max() ?? 0
+    let longest = rows.flatMap { $0 }.map { Self.columns($0) }.max() ?? 0
     let width = max(
       (textX + Double(max(longest, 20)) * Self.advance + Self.margin).rounded(.up), Self.legendWidth)
     let top = Self.margin + Self.titleHeight + Self.headerHeight + 12
@@ -66,7 +67,7 @@ public struct TimelineDrawing: Sendable {
       """
       <svg xmlns="http://www.w3.org/2000/svg" class="timeline" width="\(Self.number(width))" height="\(Self.number(height))" \
       viewBox="0 0 \(Self.number(width)) \(Self.number(height))" font-family="ui-monospace, 'DejaVu Sans Mono', Menlo, monospace" \
-      font-size="\(Self.number(Self.fontSize))" role="img" aria-label="\(Self.escape(title))">
+      font-size="\(Self.number(Self.fontSize))" role="img" aria-label="\(Self.escape(title))" data-steps="\(timeline.steps.count)">
       <defs>\(Self.colors.sorted { $0.key.rawValue < $1.key.rawValue }.map { Self.marker($0.key.rawValue, $0.value) }.joined())\
       \(Self.marker("wrong", Self.wrongColor))</defs>
       <rect width="100%" height="100%" fill="#ffffff"/>
@@ -83,7 +84,7 @@ public struct TimelineDrawing: Sendable {
     for lane in lanes {
       let x = laneX[lane]!
       let name = Self.cut(lane.name, to: Int((Self.laneGap - 16) / Self.advance))
-      let boxWidth = Double(name.count) * Self.advance + 14
+      let boxWidth = Double(Self.columns(name)) * Self.advance + 14
       let fill = lane.role == .code ? "#ddf4ff" : "#f6f8fa"
       out.append(
         "<line x1=\"\(Self.number(x))\" y1=\"\(Self.number(headerTop + Self.headerHeight - 6))\" x2=\"\(Self.number(x))\" y2=\"\(Self.number(bottom))\" stroke=\"#d0d7de\" stroke-width=\"1.5\"/>"
@@ -95,8 +96,10 @@ public struct TimelineDrawing: Sendable {
         "<text class=\"lane\" data-span=\"\(Self.number(x - Self.laneGap / 2)) \(Self.number(x + Self.laneGap / 2))\" x=\"\(Self.number(x))\" y=\"\(Self.number(headerTop + 16))\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"#24292f\">\(Self.escape(name))</text>"
       )
     }
-    // Events.
+    // Events: one group each, which the browser check counts.
     for (index, step) in timeline.steps.enumerated() {
+      out.append("<g class=\"step\" data-number=\"\(step.number)\" data-kind=\"\(step.kind.rawValue)\">")
+      defer { out.append("</g>") }
       let rowTop = rowTops[index]
       let arrowY = rowTop + 8
       let color = step.isWrong ? Self.wrongColor : Self.colors[step.kind]!
@@ -112,7 +115,7 @@ public struct TimelineDrawing: Sendable {
           "<line x1=\"\(Self.number(left))\" y1=\"\(Self.number(arrowY))\" x2=\"\(Self.number(from))\" y2=\"\(Self.number(arrowY))\" stroke=\"\(color)\" stroke-dasharray=\"2 4\"/>"
         )
         let label = Self.cut(step.label, to: Int((Self.laneGap - 12) / Self.advance))
-        let labelWidth = Double(label.count) * Self.advance + 8
+        let labelWidth = Double(Self.columns(label)) * Self.advance + 8
         out.append(
           "<rect x=\"\(Self.number(from - labelWidth / 2))\" y=\"\(Self.number(arrowY - 8))\" width=\"\(Self.number(labelWidth))\" height=\"16\" rx=\"8\" fill=\"#eaeef2\" stroke=\"\(color)\"/>"
         )
@@ -193,26 +196,55 @@ public struct TimelineDrawing: Sendable {
     "<marker id=\"\(id)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"9\" markerHeight=\"9\" markerUnits=\"userSpaceOnUse\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"\(color)\"/></marker>"
   }
 
-  /// `text` cut to `count` characters, with an ellipsis when cut.
-  static func cut(_ text: String, to count: Int) -> String {
-    guard count > 0 else { return "" }
-    guard text.count > count else { return text }
-    return count == 1 ? "…" : String(text.prefix(count - 1)) + "…"
+  /// How many columns of the monospaced font `character` takes: two for
+  /// East Asian wide characters and emoji, one for the rest.
+  static func columns(_ character: Character) -> Int {
+    guard let scalar = character.unicodeScalars.first else { return 0 }
+    if scalar.properties.isEmojiPresentation { return 2 }
+    switch scalar.value {
+    case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+      0xFFE0...0xFFE6, 0x1F300...0x1FAFF, 0x20000...0x3FFFD:
+      return 2
+    default:
+      return 1
+    }
   }
 
-  /// The event's words in lines of at most ``textColumnCharacters``, broken at spaces.
+  /// The columns `text` takes in the monospaced font.
+  static func columns<Text: StringProtocol>(_ text: Text) -> Int { text.reduce(0) { $0 + columns($1) } }
+
+  /// The longest start of `text` that fits in `width` columns.
+  static func prefix<Text: StringProtocol>(_ text: Text, columns width: Int) -> Text.SubSequence {
+    var used = 0
+    var end = text.startIndex
+    while end < text.endIndex, used + columns(text[end]) <= width {
+      used += columns(text[end])
+      end = text.index(after: end)
+    }
+    return text[..<end]
+  }
+
+  /// `text` cut to `count` columns, with an ellipsis when cut.
+  static func cut(_ text: String, to count: Int) -> String {
+    guard count > 0 else { return "" }
+    guard columns(text) > count else { return text }
+    return count == 1 ? "…" : String(prefix(text, columns: count - 1)) + "…"
+  }
+
+  /// The event's words in lines of at most ``textColumnCharacters`` columns, broken at spaces.
   static func wrap(_ text: String) -> [String] {
     var lines: [String] = []
     var line = ""
     for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-      if !line.isEmpty, line.count + 1 + word.count > textColumnCharacters {
+      if !line.isEmpty, columns(line) + 1 + columns(word) > textColumnCharacters {
         lines.append(line)
         line = ""
       }
       line += (line.isEmpty ? "" : " ") + word
-      while line.count > textColumnCharacters {
-        lines.append(String(line.prefix(textColumnCharacters)))
-        line = String(line.dropFirst(textColumnCharacters))
+      while columns(line) > textColumnCharacters {
+        let head = prefix(line, columns: textColumnCharacters)
+        lines.append(String(head))
+        line = String(line[head.endIndex...])
       }
     }
     lines.append(line)
@@ -223,8 +255,13 @@ public struct TimelineDrawing: Sendable {
     value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
   }
 
+  /// `text` safe inside XML: markup escaped, and control characters (which
+  /// XML does not allow, and which an SVG file would fail to parse) replaced.
   static func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+    let printable = String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "\u{FFFD}" : $0 }))
+    return printable.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
       .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
   }
 }
