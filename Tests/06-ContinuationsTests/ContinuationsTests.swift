@@ -23,7 +23,7 @@ private struct Callback: Sendable, CustomStringConvertible {
 private enum Delivery: Sendable {
   /// Before `fetchProfile` returns, on the caller's thread.
   case synchronously
-  /// Later, on a thread of the SDK's own, one callback after the other.
+  /// After `fetchProfile` returns, on a thread of the SDK's own, one callback after the other.
   case onAnotherThread
   /// Every callback on its own thread, all released at the same moment.
   case racingOnSeparateThreads
@@ -50,10 +50,17 @@ private struct FakeSDK: LegacyProfileSDK {
       callbacks.forEach(deliver)
       events.record(doneCallingBack)
     case .onAnotherThread:
+      // The SDK's thread starts calling back once `fetchProfile` has
+      // returned, so the recorded order is the same in every run.
+      let returned = DispatchSemaphore(value: 0)
       Thread.detachNewThread {
+        returned.wait()
         callbacks.forEach(deliver)
         events.record(doneCallingBack)
       }
+      events.record("SDK fetchProfile returned")
+      returned.signal()
+      return
     case .racingOnSeparateThreads:
       // Recorded before the threads start: a thread that took the event log's
       // lock between the two calls would order them, and hide a data race

@@ -105,6 +105,20 @@ struct TimelineTests {
     #expect(timeline.unknownEvents.isEmpty)
   }
 
+  @Test("Answers after words about the arguments, numbered requests and the field are in their lanes")
+  func moreAnswers() {
+    let timeline = Timeline(events: [
+      "resizeAll with maxConcurrent 0 finished: []", "request 2 for a.png threw ServerDown",
+      "field shows checking",
+    ])
+    #expect(timeline.unknownEvents.isEmpty)
+    let steps = timeline.steps
+    #expect(steps[0].kind == .answer && steps[0].from == .code && steps[0].label == "[]")
+    #expect(steps[1].kind == .answer && steps[1].to == Timeline.Lane("request 2", .caller))
+    #expect(steps[1].label == "threw ServerDown")
+    #expect(steps[2].kind == .publish && steps[2].to == Timeline.Lane("field", .caller))
+  }
+
   @Test("An event the grammar does not know is still drawn, in the checks' lane, and is listed")
   func unknownEvent() {
     let timeline = Timeline(events: ["the moon rises over the server room"])

@@ -156,14 +156,24 @@ public struct Timeline: Sendable, Equatable {
     if text.hasPrefix("screen calls ") {
       return make(.call, Lane("screen", .caller), .code, after("screen calls "))
     }
+    if text.hasPrefix("field shows ") {
+      return make(.publish, .code, Lane("field", .caller), after("field shows "))
+    }
     if text.hasPrefix("state = ") { return make(.publish, .code, Lane("screen", .caller), after("state = ")) }
     if text.hasPrefix("app records ") { return make(.call, Lane("app", .caller), .code, after("app ")) }
     if text.hasPrefix("app-switcher snapshot: ") {
       return make(.publish, .code, Lane("app switcher", .caller), after("app-switcher snapshot: "))
     }
-    if let (lane, rest) = numbered(text, ["caller", "visit"]) {
+    if let (lane, rest) = numbered(text, ["caller", "visit", "request"]) {
       if rest.hasPrefix("finished: ") {
         return make(.answer, .code, lane, String(rest.dropFirst("finished: ".count)))
+      }
+      // `request 2 for a.png threw ServerDown`: the code answers the request.
+      for verb in [" threw ", " returned "] {
+        if let range = rest.range(of: verb) {
+          let value = String(rest[range.upperBound...])
+          return make(.answer, .code, lane, verb == " threw " ? "threw " + value : value)
+        }
       }
       if rest.contains("cancelled") { return make(.cancel, lane, .code, "cancel") }
       return make(.call, lane, .code, rest)
@@ -225,7 +235,6 @@ public struct Timeline: Sendable, Equatable {
       "in flight: ", "read chunk ", "job cancelled", "checksum job ", "stream: ", "the stream ",
       "the reader ",
       "the old refresh", "charge sees", "thread A got ", "three downloads ", "both threads ",
-      "request 1 for ",
       "fetchUser was not called",
     ] where text.hasPrefix(prefix) {
       return make(text.contains("cancelled") ? .cancel : .note, .code, nil, text)
@@ -233,9 +242,10 @@ public struct Timeline: Sendable, Equatable {
     // The learner's function answering its caller: `resizeAll finished: [...]`,
     // `downloadFromFastestMirror threw Offline`, `fetchUser returns SDK operation 1`.
     let subject = text.prefix(while: { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
-    for verb in [" finished: ", " returned ", " returns ", " threw "]
-    where !subject.isEmpty && text.dropFirst(subject.count).hasPrefix(verb) {
-      let value = String(text.dropFirst(subject.count + verb.count))
+    for verb in [" finished: ", " returned ", " returns ", " threw "] where !subject.isEmpty {
+      // The verb follows the function's name, or a few words about its arguments.
+      guard let range = text.range(of: verb), !text[..<range.lowerBound].contains(":") else { continue }
+      let value = String(text[range.upperBound...])
       return make(.answer, .code, Lane("caller", .caller), verb == " threw " ? "threw " + value : value)
     }
     return make(.note, .checks, nil, text, known: false)
