@@ -82,27 +82,6 @@ extension Verifier {
       tally.item(false, item, ["no starter's failing check recorded events to draw"])
       return
     }
-    let outcome: ProcessOutcome
-    do {
-      outcome = try Subprocess.run(
-        "bash", [workspace.url("scripts/check-timelines.sh").path] + written, timeout: 600)
-    } catch {
-      tally.item(false, item, ["\(error)"])
-      return
-    }
-    let lines = (outcome.standardOutput + "\n" + outcome.standardError).split(separator: "\n").map(
-      String.init)
-    if outcome.termination == .exited(2) {
-      let reason = lines.last { $0.hasPrefix("check-timelines:") }.map {
-        String($0.dropFirst("check-timelines: ".count))
-      }
-      tally.skip(
-        item, because: reason ?? "a tool it needs is missing (scripts/install-tools.sh installs them)")
-      return
-    }
-    let problems = lines.filter { $0.contains(", timeline ") || $0.contains("did not measure") }
-    tally.item(
-      outcome.succeeded && problems.isEmpty, item,
-      outcome.succeeded ? [] : (problems.isEmpty ? Array(lines.suffix(8)) : Array(problems.prefix(10))))
+    runBrowserCheck(tally, item, script: "scripts/check-timelines.sh", written, problemMarker: ", timeline ")
   }
 }

@@ -1,0 +1,102 @@
+import CheckTranscript
+import Foundation
+
+/// One self-contained HTML page with the timeline of every failing check of
+/// a chapter, and one SVG file per timeline.
+public struct TimelinePage: Sendable {
+  public struct Picture: Sendable, Equatable {
+    /// The check's name.
+    public var check: String
+    public var verdict: Verdict
+    /// The file name of its SVG: `late-answer-for-an-old-keyword.svg`.
+    public var fileName: String
+    public var svg: String
+    /// Where in the learner's code to look: `Chapters/…/File.swift:63 (the TODO there)`.
+    public var pointer: String?
+  }
+
+  public var title: String
+  public var subtitle: String
+  public var pictures: [Picture]
+
+  /// The pictures of `report`'s failing checks that recorded events;
+  /// `pointer` says where in the learner's code to look for a check.
+  public init(_ report: ChapterReport, pointer: (CheckResult) -> String? = { _ in nil }) {
+    title = "Chapter \(report.chapter.paddedNumber) · \(report.chapter.title)"
+    subtitle = report.chapter.summary
+    var pictures: [Picture] = []
+    var names: Set<String> = []
+    for check in report.failing {
+      for verdict in Timeline.verdicts(of: check) {
+        var name = Self.slug(check.name)
+        var number = 2
+        while names.contains(name) {
+          name = Self.slug(check.name) + "-\(number)"
+          number += 1
+        }
+        names.insert(name)
+        let timeline = Timeline(events: verdict.events, expected: verdict.expected, actual: verdict.actual)
+        pictures.append(
+          Picture(
+            check: check.name, verdict: verdict, fileName: name + ".svg",
+            svg: TimelineDrawing(timeline, title: check.name).svg, pointer: pointer(check)))
+      }
+    }
+    self.pictures = pictures
+  }
+
+  /// `A late answer for an old keyword never replaces newer results` →
+  /// `a-late-answer-for-an-old-keyword-never-replaces-newer-results`.
+  static func slug(_ name: String) -> String {
+    let words = name.lowercased().unicodeScalars.split {
+      !CharacterSet.alphanumerics.contains($0) || !$0.isASCII
+    }
+    let slug = words.map { String(String.UnicodeScalarView($0)) }.joined(separator: "-")
+    return String(slug.prefix(80))
+  }
+
+  /// The page: each failing check's verdict above its picture.
+  public var html: String {
+    let esc = TimelineDrawing.escape
+    var body: [String] = []
+    for picture in pictures {
+      var verdict = picture.pointer.map { "<p class=\"pointer\">→ <code>\(esc($0))</code></p>" } ?? ""
+      verdict += "<p class=\"behaviour\">\(esc(picture.verdict.behaviour))</p>"
+      if let expected = picture.verdict.expected {
+        verdict += "<p><b>Expected:</b> <code>\(esc(expected))</code></p>"
+      }
+      if let actual = picture.verdict.actual {
+        verdict += "<p><b>Actual:</b> <code>\(esc(actual))</code></p>"
+      }
+      body.append(
+        """
+        <section id="\(picture.fileName.dropLast(4))">
+        <h2>✗ \(esc(picture.check))</h2>
+        \(verdict)
+        <div class="picture">\(picture.svg)</div>
+        </section>
+        """)
+    }
+    if pictures.isEmpty {
+      body.append("<p>No failing check recorded any events: there is nothing to draw.</p>")
+    }
+    return """
+      <!DOCTYPE html>
+      <html lang="en"><head><meta charset="utf-8"><title>\(esc(title)) · timelines</title>
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <style>
+        body { font: 15px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #24292f; margin: 24px; }
+        h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 32px 0 6px; color: #cf222e; }
+        p { margin: 4px 0; } .subtitle { color: #57606a; } code { font-size: 13px; } .pointer code { color: #0969da; }
+        .picture { overflow-x: auto; margin-top: 10px; border: 1px solid #d0d7de; border-radius: 6px; }
+        .picture svg { display: block; }
+      </style></head><body>
+      <h1>\(esc(title)): what happened in each failing check</h1>
+      <p class="subtitle">\(esc(subtitle)) Each picture is the check's recorded events, in order and numbered as \
+      in the terminal: one lane per participant, your code in blue, and in red what should not have happened.</p>
+      \(body.joined(separator: "\n"))
+      </body></html>
+
+      """
+  }
+}
