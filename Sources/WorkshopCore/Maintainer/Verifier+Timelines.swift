@@ -27,7 +27,7 @@ extension Verifier {
     tally.item(
       listed.isEmpty,
       "every event the failing checks of the starters and the wrong fixes record has its lane in the timeline"
-        + " (Present/Timeline.swift)",
+        + " (Present/Timeline+Grammar.swift)",
       Array(listed.prefix(10)) + (listed.count > 10 ? ["and \(listed.count - 10) more"] : []))
 
     // 2. The decks' pictures are the ones the starters draw now.

@@ -7,8 +7,8 @@ import CheckTranscript
 /// failing check, so the two can never disagree. The checks' events follow a
 /// small grammar (the test kit writes `search("sw") called`, `clock:
 /// advanced to t=300ms`; the checks write `user typed "sw"`, `screen shows
-/// [Sweater]`, `caller 2 asks ...`), and ``init(events:expected:actual:)`` is that
-/// grammar, defined here only. An event it does not know is still drawn, as a
+/// [Sweater]`, `caller 2 asks ...`), defined in `Timeline+Grammar.swift`
+/// only. An event it does not know is still drawn, as a
 /// note in the "checks" lane, and `verify` fails while a failing check of a
 /// starter or of a wrong fix records one.
 public struct Timeline: Sendable, Equatable {
