@@ -119,6 +119,22 @@ struct TimelineTests {
     #expect(steps[2].kind == .publish && steps[2].to == Timeline.Lane("field", .caller))
   }
 
+  @Test("A check that records thousands of events draws the first ones and says so")
+  func manyEvents() {
+    let events = (1...5000).map { _ in "search(\"s\") called" }
+    let report = ChapterReport(
+      chapter: Curriculum.Chapter(
+        number: 4, name: "DebouncedSearch", title: "Debounced search", summary: "S.",
+        files: ["SearchModel.swift"], hints: [], starterFails: []),
+      checks: [
+        CheckResult(
+          id: "a", name: "Spins", status: .failed, issues: [Verdict(behaviour: "B", events: events).text])
+      ])
+    let svg = TimelinePage(report).pictures[0].svg
+    #expect(svg.contains("data-steps=\"\(TimelinePage.eventLimit)\""))
+    #expect(svg.contains("Spins (the first \(TimelinePage.eventLimit) of 5000 events)"))
+  }
+
   @Test("An event the grammar does not know is still drawn, in the checks' lane, and is listed")
   func unknownEvent() {
     let timeline = Timeline(events: ["the moon rises over the server room"])

@@ -196,12 +196,7 @@ public struct Report: Sendable {
   /// An issue's verdict without its events, the events, and the location
   /// line; the whole issue and no events when the kit did not write it.
   private func splitLog(_ issue: String) -> (String, [String]?, String) {
-    var body = issue
-    var location = ""
-    if let range = issue.range(of: "\n(at ", options: .backwards) {
-      body = String(issue[..<range.lowerBound])
-      location = String(issue[range.lowerBound...])
-    }
+    let (body, location) = EventStream.splitLocation(issue)
     guard let verdict = Verdict(parsing: body) else { return (issue, nil, "") }
     var head = verdict
     head.events = []

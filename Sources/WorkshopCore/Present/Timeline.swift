@@ -124,10 +124,7 @@ extension Timeline {
   public static func verdicts(of check: CheckResult) -> [Verdict] {
     var seen: [[String]] = []
     return check.issues.compactMap { issue in
-      var body = issue
-      if let range = issue.range(of: "\n(at ", options: .backwards) {
-        body = String(issue[..<range.lowerBound])
-      }
+      let body = EventStream.splitLocation(issue).body
       guard let verdict = Verdict(parsing: body), !verdict.events.isEmpty, !seen.contains(verdict.events)
       else {
         return nil

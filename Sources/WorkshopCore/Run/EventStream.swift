@@ -234,8 +234,17 @@ public enum EventStream {
     }
     var text = texts.joined(separator: "\n")
     if text.isEmpty { text = "Issue recorded" }
-    if let location { text += "\n(at \(location))" }
+    if let location { text += locationPrefix + location + ")" }
     return text
+  }
+
+  /// What starts the line that says where in the checks an issue was recorded.
+  static let locationPrefix = "\n(at "
+
+  /// An issue's text without its location line, and that line (empty when it has none).
+  public static func splitLocation(_ issue: String) -> (body: String, location: String) {
+    guard let range = issue.range(of: locationPrefix, options: .backwards) else { return (issue, "") }
+    return (String(issue[..<range.lowerBound]), String(issue[range.lowerBound...]))
   }
 }
 
