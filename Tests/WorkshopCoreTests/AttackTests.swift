@@ -118,8 +118,43 @@ struct AttackTests {
   }
 
   @Test(
+    "Code that overwrites the program running its checks hits only its own product, never the toolchain's helper, and voids the run"
+  )
+  func programRunningTheChecks() async throws {
+    let workspace = try await attacked.value
+    let checks = workspace.url("Tests/08-TampersTests/TampersTests.swift")
+    let original = try String(contentsOf: checks, encoding: .utf8)
+    defer { try? original.write(to: checks, atomically: false, encoding: .utf8) }
+    var build = try Grader(workspace: workspace, variant: .chapters).build()
+    // On macOS the checks run inside the toolchain's swiftpm-testing-helper,
+    // which every `swift test` on the Mac shares. On Linux a stand-in plays
+    // it, in this copy: it runs the product under its own name with the
+    // helper's arguments, so the code under test sees what it sees on macOS.
+    if case .direct = build.launcher.kind {
+      let standIn = workspace.url(".build/swiftpm-testing-helper")
+      try "#!/bin/bash\nexec -a \"$0\" \"$2\" \"$@\"\n".write(to: standIn, atomically: true, encoding: .utf8)
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: standIn.path)
+      build.launcher = TestLauncher(
+        kind: .testingHelper(.init(helper: standIn.path, frameworkPaths: [], libraryPaths: [])))
+    }
+    let helper = build.launcher.programs(running: build.product)[0]
+    let helperBefore = ContentHash.of(helper)
+    let chapter = workspace.curriculum.chapters.filter { $0.number == 8 }
+    #expect {
+      try Grader(workspace: workspace, variant: .chapters, timeLimit: 10, isolation: .none)
+        .run(chapter, build: build)
+    } throws: { error in
+      "\(error)".contains("changed while the checks ran") && "\(error)".contains("(the test product")
+    }
+    #expect(ContentHash.of(helper) == helperBefore, "the helper at \(helper.path) was written to")
+    #expect(
+      ContentHash.of(build.product) == ContentHash.of(URL(fileURLWithPath: "/bin/true")),
+      "the fixture wrote to the product, as code under test can")
+  }
+
+  @Test(
     "In the sandbox, code under test can change neither its checks nor the test product",
-    .enabled(if: Sandbox.current != nil, "bubblewrap is not installed here"))
+    .enabled(if: Sandbox.current != nil, MissingTool.sandbox))
   func rewritesChecksSandboxed() async throws {
     let workspace = try await attacked.value
     let checks = workspace.url("Tests/08-TampersTests/TampersTests.swift")
@@ -132,19 +167,24 @@ struct AttackTests {
   @Test("Without a sandbox, code that stops its parent stops the shell between them, not the grader")
   func stopsParentUnsandboxed() async throws {
     let workspace = try await attacked.value
-    defer {
-      // Unsandboxed, the process it leaves in a session of its own outlives
-      // the run (a documented limit): end it here.
-      _ = try? Subprocess.run("pkill", ["-KILL", "-f", "sleep 271.828"])
-    }
+    let pidFile = workspace.url(".escaped.pid")
+    try? FileManager.default.removeItem(at: pidFile)
     let report = try grade([9], in: workspace, isolation: .none)[0]
+    // Unsandboxed, the process it leaves in a session of its own outlives
+    // the run (a documented limit): this test ends exactly that process.
+    let escaped = (try? String(contentsOf: pidFile, encoding: .utf8))
+      .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    defer { if let escaped { kill(escaped, SIGKILL) } }
     #expect(report.checks.count == 1)
     #expect(report.passed == 0)
+    // The fixture really left the test's process group, on either platform.
+    let pid = try #require(escaped, "the fixture started no process")
+    #expect(getpgid(pid) == pid, "the escaped process leads a group of its own")
   }
 
   @Test(
     "In the sandbox, a process that escapes its group and stops its parent neither stalls the grader nor outlives it",
-    .enabled(if: Sandbox.current != nil, "bubblewrap is not installed here"))
+    .enabled(if: Sandbox.current != nil, MissingTool.sandbox))
   func escapes() async throws {
     let workspace = try await attacked.value
     let report = try grade([9], in: workspace)[0]

@@ -41,6 +41,18 @@ struct EventStreamTests {
     #expect(!summary.runEnded)
   }
 
+  @Test("A skipped check keeps its reason, as Swift Testing words the skip")
+  func skipReason() {
+    let line = #"""
+      {"kind":"event","payload":{"kind":"testSkipped","testID":"M.S/d()/F.swift:4:1","messages":[{"symbol":"skip","text":"Test \"Needs a tool\" skipped: \"xmllint is not installed here (apt-get install libxml2-utils)\""}]},"version":0}
+      {"kind":"event","payload":{"kind":"testSkipped","testID":"M.S/e()/F.swift:5:1","messages":[{"symbol":"skip","text":"Test \"Plain\" skipped."}]},"version":0}
+      """#
+    let summary = EventStream.summary(of: EventStream.records(fromJSONLines: line))
+    #expect(summary.skipped == ["M.S/d()/F.swift:4:1", "M.S/e()/F.swift:5:1"])
+    #expect(summary.skipReasons["M.S/d()/F.swift:4:1"] == "xmllint is not installed here (apt-get install libxml2-utils)")
+    #expect(summary.skipReasons["M.S/e()/F.swift:5:1"] == "Test \"Plain\" skipped.")
+  }
+
   @Test("Known issues do not fail a check")
   func knownIssues() {
     #expect(summary.issues["M.S/a()/F.swift:1:1"] == nil)

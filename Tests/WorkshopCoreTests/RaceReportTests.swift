@@ -30,6 +30,36 @@ private func log(path: String) -> String {
   """
 }
 
+/// The same two reports as macOS's ThreadSanitizer writes them: demangled
+/// names with spaces, the bare file name, no column, the binary with its
+/// architecture. The shape is the one of public macOS reports (below).
+private func macOSLog() -> String {
+  """
+  ==================
+  WARNING: ThreadSanitizer: data race (pid=51212)
+    Read of size 1 at 0x7b0800004018 by thread T5:
+      #0 ResumeOnce.resume(with:) Bridge.swift:3 (WorkshopPackageTests:arm64+0x1abe60)
+      #1 closure #1 in ProfileClient.profile(id:) <compiler-generated> (WorkshopPackageTests:arm64+0x1a9be1)
+      #2 __tsan::invoke_and_release_block(void*) <null> (libclang_rt.tsan_osx_dynamic.dylib:arm64e+0x70ebb)
+
+    Previous write of size 1 at 0x7b0800004018 by thread T6 (mutexes: write M2419):
+      #0 ResumeOnce.resume(with:) Bridge.swift:4 (WorkshopPackageTests:arm64+0x1abef9)
+
+    Location is heap block of size 25 at 0x7b0800004000 allocated by thread T4:
+      #0 malloc <null> (libclang_rt.tsan_osx_dynamic.dylib:arm64e+0x5bbb4)
+
+  SUMMARY: ThreadSanitizer: data race Bridge.swift:3 in ResumeOnce.resume(with:)
+  ==================
+  ==================
+  WARNING: ThreadSanitizer: Swift access race (pid=51212)
+    Modifying access of Swift variable at 0x7b10000071e0 by thread T4:
+      #0 closure #1 in Counter.increment() Bridge.swift:5 (WorkshopPackageTests:arm64+0x1)
+    Previous modifying access of Swift variable at 0x7b10000071e0 by main thread:
+      #0 closure #1 in Counter.increment() Bridge.swift:5 (WorkshopPackageTests:arm64+0x1)
+  ==================
+  """
+}
+
 @Suite("ThreadSanitizer reports")
 struct RaceReportTests {
   /// A chapter file whose lines 3 to 5 touch `resumed` and `count`.
@@ -61,6 +91,74 @@ struct RaceReportTests {
     #expect(reports[1].accesses.map(\.verb) == ["changed", "changed"])
     #expect(reports[1].accesses.map(\.thread) == ["thread T4", "the main thread"])
     #expect(!reports[0].raw.contains("BuildId"))
+  }
+
+  /// Frame lines copied as published from macOS reports: SwiftLint's TSan
+  /// job (realm/SwiftLint#1944), IINA's plugin work (iina/iina#3762) and
+  /// SwiftWebSocket's data race (tidwall/SwiftWebSocket#158).
+  @Test(
+    "Frames in macOS's form give the function, the file and the line",
+    arguments: [
+      (
+        "    #0 File.invalidateCache() File+Cache.swift:173 (swiftlint:x86_64+0x10024616f)",
+        "File.invalidateCache()", "File+Cache.swift", 173
+      ),
+      (
+        "    #1 EventController.hasListener(for:) EventController.swift:57 (IINA:arm64+0x1002df8cc)",
+        "EventController.hasListener(for:)", "EventController.swift", 57
+      ),
+      (
+        "    #4 closure #1 in MPVController.readEvents() MPVController.swift:758 (IINA:arm64+0x1006dcba4)",
+        "closure #1 in MPVController.readEvents()", "MPVController.swift", 758
+      ),
+      (
+        "    #0 closure #1 in Manager.init() <null>:2 (App:x86_64+0x10212d834)",
+        "closure #1 in Manager.init()", nil, nil
+      ),
+      (
+        "    #0 EventController.listeners.getter <compiler-generated> (IINA:arm64+0x1002df6a0)",
+        "EventController.listeners.getter", nil, nil
+      ),
+    ] as [(String, String, String?, Int?)])
+  func macOSFrames(line: String, function: String, file: String?, number: Int?) {
+    let frame = RaceReport.frame(from: line)
+    #expect(frame.function == function)
+    #expect(frame.file == file)
+    #expect(frame.line == number)
+    #expect(frame.column == nil)
+  }
+
+  @Test("A frame in Linux's form keeps its absolute path, line and column")
+  func linuxFrame() {
+    let frame = RaceReport.frame(
+      from:
+        "      #0 $s13Continuations10ResumeOnceC6resume4withSbs6ResultOyxs5Error_pG_tF /x/Bridge.swift:3:8 (WorkshopPackageTests.xctest+0x1abe60) (BuildId: 4198965a3b3c2f83d8288dc89f1819012b150949)"
+    )
+    #expect(frame.function == "$s13Continuations10ResumeOnceC6resume4withSbs6ResultOyxs5Error_pG_tF")
+    #expect(frame.file == "/x/Bridge.swift")
+    #expect(frame.line == 3)
+    #expect(frame.column == 8)
+  }
+
+  @Test("A macOS report explains the race with the same file, lines and variable as a Linux one")
+  func macOSExplanation() throws {
+    let (workspace, path) = try workspace()
+    defer { try? FileManager.default.removeItem(at: workspace.root) }
+    let folders = ["Chapters/06-Continuations"]
+    let linux = RaceReport.parse(log(path: path))
+    let macOS = RaceReport.parse(macOSLog())
+    #expect(macOS.map(\.kind) == ["data race", "Swift access race"])
+    #expect(macOS[0].accesses.map(\.thread) == ["thread T5", "thread T6"])
+    for (mine, theirs) in zip(macOS, linux) {
+      let explained = mine.explanation(codeFolders: folders, workspace: workspace)
+      let reference = theirs.explanation(codeFolders: folders, workspace: workspace)
+      let head = { (text: String) in text.split(separator: "\n").prefix(3).map { $0.split(separator: " in ")[0] } }
+      #expect(head(explained) == head(reference))
+    }
+    let text = macOS[0].explanation(codeFolders: folders, workspace: workspace)
+    #expect(text.contains("thread T5 read it at Chapters/06-Continuations/Bridge.swift:3 in ResumeOnce.resume(with:)"))
+    #expect(text.contains("#1 closure #1 in ProfileClient.profile(id:)") == false, "compiler-generated frames are left out")
+    #expect(text.contains("#0 ResumeOnce.resume(with:)  Bridge.swift:3"))
   }
 
   @Test("The explanation names the variable and the learner's lines, in plain words first")

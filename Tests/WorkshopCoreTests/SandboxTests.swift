@@ -17,7 +17,7 @@ private let repository = URL(fileURLWithPath: #filePath).deletingLastPathCompone
 
 @Suite(
   "Sandbox for code under test",
-  .enabled(if: Sandbox.current != nil, "bubblewrap is not installed here (or cannot create namespaces)"))
+  .enabled(if: Sandbox.current != nil, MissingTool.sandbox))
 struct SandboxTests {
   @Test("The repository and the build are read-only; the shared folder and a private /tmp are writable")
   func readOnly() throws {

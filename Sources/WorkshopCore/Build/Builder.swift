@@ -238,14 +238,14 @@ public struct Builder: Sendable {
     // keys its manifest cache on the environment, so a new TMPDIR per run
     // would cost a manifest evaluation (about a second) every build. What
     // the build leaves there is removed after it; builds in one scratch
-    // folder never overlap (SwiftPM locks it).
-    let temporary = scratchPath.appendingPathComponent("tmp")
+    // folder never overlap (SwiftPM locks it, with a lock file kept there).
+    let temporary = SwiftPMLock.temporaryFolder(of: scratchPath)
     try? FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
     environment["TMPDIR"] = temporary.path
     let before = Set((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [])
     defer {
       for item in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
-      where !before.contains(item) {
+      where !before.contains(item) && !SwiftPMLock.isLockFile(item) {
         try? FileManager.default.removeItem(at: temporary.appendingPathComponent(item))
       }
     }

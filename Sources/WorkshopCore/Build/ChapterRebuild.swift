@@ -52,13 +52,14 @@ public struct ChapterRebuild: Sendable {
       return .unavailable("the chapter is graded with builds of its own")
     }
     let scratch = workspace.scratchPath(for: variant)
-    // SwiftPM locks its scratch folder while it builds; so does this, before
-    // reading what SwiftPM wrote there.
-    let lock = open(scratch.appendingPathComponent(".lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-    guard lock >= 0 else { return .unavailable("cannot open the build lock") }
-    defer { close(lock) }
-    guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return .unavailable("another build is running") }
-    defer { flock(lock, LOCK_UN) }
+    // SwiftPM locks its scratch folder while it builds; so does this, with
+    // SwiftPM's own lock, before reading what SwiftPM wrote there.
+    return SwiftPMLock.withLock(onScratch: scratch) { rebuild(chapter, after: last, in: scratch) }
+      ?? .unavailable("another build is running")
+  }
+
+  /// ``rebuild(_:after:)``, holding SwiftPM's lock on `scratch`.
+  private func rebuild(_ chapter: Curriculum.Chapter, after last: Build, in scratch: URL) -> Outcome {
 
     // The plan must be the one the last complete SwiftPM build wrote: any
     // SwiftPM run since (one that left a chapter out, or was interrupted)

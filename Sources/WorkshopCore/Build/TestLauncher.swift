@@ -78,6 +78,29 @@ public struct TestLauncher: Sendable, Equatable {
     }
   }
 
+  /// The programs that run `product`'s checks: the product itself, and on
+  /// macOS the toolchain's testing helper, which loads the product into its
+  /// own process. Code under test runs in that process, so without a
+  /// sandbox it can write to either.
+  public func programs(running product: URL) -> [URL] {
+    switch kind {
+    case .direct: [product]
+    case .testingHelper(let helper): [URL(fileURLWithPath: helper.helper), product]
+    }
+  }
+
+  /// What each of ``programs(running:)`` is now, by path: the product as the
+  /// file system describes it (its build is recorded the same way), the
+  /// helper by content (it is small, and nothing should ever change it).
+  public func identities(running product: URL) -> [String: String] {
+    var identities: [String: String] = [:]
+    for program in programs(running: product) {
+      identities[program.path] =
+        program == product ? Fingerprint.identity(of: program) : ContentHash.of(program)
+    }
+    return identities
+  }
+
   /// The command line and environment that run `product`'s Swift Testing checks.
   ///
   /// Mirrors SwiftPM's `TestRunner`: on macOS the helper gets the product after

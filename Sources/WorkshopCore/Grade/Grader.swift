@@ -138,6 +138,7 @@ public struct Grader: Sendable {
     _ chapters: [Curriculum.Chapter], build: Build, raceBuild: Build? = nil, expected: [ExpectedCheck]? = nil
   ) throws -> [ChapterReport] {
     let course = Fingerprint.ofCourse(workspace)
+    let programs = build.launcher.identities(running: build.product)
     let expected = try expected ?? listChecks(build)
     let finished = Mutex(0)
     let pending = chapters.filter { build.brokenChapters[$0.number] == nil }
@@ -159,12 +160,22 @@ public struct Grader: Sendable {
     // while the checks changed is no grade.
     let now = Fingerprint.ofCourse(workspace)
     let changed = Set(course.keys).union(now.keys).filter { course[$0] != now[$0] }.sorted()
-    guard changed.isEmpty else {
+    // So is one made while the program that runs the checks changed: the
+    // test product, or on macOS the toolchain's testing helper, which every
+    // later `swift test` on the machine runs too.
+    let programsNow = build.launcher.identities(running: build.product)
+    let replaced = programs.keys.filter { programs[$0] != programsNow[$0] }.sorted().map { path in
+      path == build.product.path
+        ? "\(workspace.relativize(path)) (the test product: the next run builds it again)"
+        : "\(path) (your toolchain's testing helper: reinstall Xcode or the toolchain before any other test runs)"
+    }
+    guard changed.isEmpty && replaced.isEmpty else {
+      let restore = changed.first.map { " Restore them (git checkout -- \($0)) and run again." } ?? ""
       throw GradingError(
         description: """
           the course's own files changed while the checks ran, so no result of this run counts:
-          \(changed.prefix(5).map { "  " + $0 }.joined(separator: "\n"))
-          Code under test wrote them. Restore them (git checkout -- \(changed[0])) and run again.
+          \((changed.prefix(5) + replaced).map { "  " + $0 }.joined(separator: "\n"))
+          Code under test wrote them.\(restore)
           """)
     }
     return checked
@@ -305,7 +316,8 @@ public struct Grader: Sendable {
         issues: ["The check was cancelled from inside (Test.cancel()), so it never finished."])
     }
     if summary.skipped.contains(check.id) {
-      return CheckResult(id: check.id, name: check.name, status: .skipped)
+      return CheckResult(
+        id: check.id, name: check.name, status: .skipped, issues: summary.skipReasons[check.id].map { [$0] } ?? [])
     }
     guard summary.started.contains(check.id), summary.ended.contains(check.id) else {
       return CheckResult(id: check.id, name: check.name, status: .interrupted, issues: [otherwise])

@@ -119,6 +119,8 @@ public enum EventStream {
     public var started: Set<String> = []
     public var ended: Set<String> = []
     public var skipped: Set<String> = []
+    /// Why each skipped check was skipped, in its trait's words.
+    public var skipReasons: [String: String] = [:]
     /// Each check's failures, explained.
     public var issues: [String: [String]] = [:]
     /// Whether the run reported its own end.
@@ -162,6 +164,7 @@ public enum EventStream {
         if let start = starts[id], let end = event.instant?.absolute { summary.durations[id] = end - start }
       case "testSkipped":
         summary.skipped.insert(id)
+        summary.skipReasons[id] = skipReason(event.messages)
       case "testCancelled", "testCaseCancelled":
         summary.cancelled.insert(id)
       case "issueRecorded":
@@ -182,6 +185,16 @@ public enum EventStream {
       }
     }
     return summary
+  }
+
+  /// The reason in `Test "name" skipped: "reason"`, as Swift Testing words a
+  /// skip; the whole message when it has no reason.
+  static func skipReason(_ messages: [Message]) -> String {
+    guard let text = messages.first?.text else { return "skipped" }
+    guard let range = text.range(of: " skipped: \"", options: .backwards), text.hasSuffix("\"") else {
+      return text
+    }
+    return String(text[range.upperBound..<text.index(before: text.endIndex)])
   }
 
   /// "The process crashed (SIGILL)." for an exit test's

@@ -85,29 +85,74 @@ public struct RaceReport: Sendable, Equatable {
     return Access(verb: verb, thread: thread, frames: [])
   }
 
-  /// "#0 symbol /path/File.swift:74:8 (binary+0x…)".
-  private static func frame(from line: String) -> Frame {
-    let parts = line.split(separator: " ", maxSplits: 2)
-    let function = parts.count > 1 ? String(parts[1]) : ""
-    guard parts.count > 2 else { return Frame(function: function) }
-    let location = parts[2].split(separator: " ").first.map(String.init) ?? ""
-    let pieces = location.split(separator: ":")
-    guard pieces.count >= 2, let line = Int(pieces[1]) else {
-      return Frame(function: function, file: location.hasPrefix("/") ? location : nil)
+  /// One frame line, in either platform's form:
+  /// - Linux: `#0 $s13Continuations…F /abs/Bridge.swift:39:8 (WorkshopPackageTests.xctest+0x1abe60)`,
+  ///   a mangled symbol and an absolute path with line and column;
+  /// - macOS: `#1 EventController.hasListener(for:) EventController.swift:57 (IINA:arm64+0x1002df8cc)`,
+  ///   a demangled name that has spaces (`closure #1 in Manager.init()`), a
+  ///   bare file name and no column.
+  ///
+  /// The location is the last word before the binary's `(…+0x…)`, when it
+  /// is one (a source file, `<null>`, `<compiler-generated>`); the function
+  /// is everything between the frame's number and it.
+  static func frame(from line: String) -> Frame {
+    let (function, location) = split(frameLine: line)
+    guard let location, !location.hasPrefix("<") else { return Frame(function: function) }
+    var pieces = location.split(separator: ":").map(String.init)
+    var numbers: [Int] = []
+    while let last = pieces.last, pieces.count > 1, let number = Int(last) {
+      numbers.insert(number, at: 0)
+      pieces.removeLast()
     }
     return Frame(
-      function: function, file: String(pieces[0]), line: line, column: pieces.count > 2 ? Int(pieces[2]) : nil
-    )
+      function: function, file: pieces.joined(separator: ":"), line: numbers.first,
+      column: numbers.count > 1 ? numbers[1] : nil)
+  }
+
+  /// A frame line's function and its location word, if it has one.
+  static func split(frameLine line: String) -> (function: String, location: String?) {
+    var text = line.trimmingCharacters(in: .whitespaces)
+    if text.hasPrefix("#"), let space = text.firstIndex(of: " ") {
+      text = String(text[text.index(after: space)...])
+    }
+    // The binary and offset, and Linux's build ID, after the location.
+    text = text.replacing(#/ \(BuildId: [0-9a-f]+\)$/#, with: "")
+    text = text.replacing(#/ \([^()]*\+0x[0-9a-f]+\)$/#, with: "")
+    guard let space = text.lastIndex(of: " ") else { return (text, nil) }
+    let word = String(text[text.index(after: space)...])
+    let isLocation =
+      word.hasPrefix("<null>") || word == "<compiler-generated>" || word.hasPrefix("/")
+      || word.firstMatch(of: #/^[^/()]+\.(swift|c|cc|cpp|h|m|mm|S)(:\d+){0,2}$/#) != nil
+    return isLocation ? (String(text[..<space]), word) : (text, nil)
   }
 
   /// The first frame of `access` in the given code folders (the learner's),
-  /// else in the workspace, else the first with a file.
+  /// else in the workspace, else the first with a file. A bare file name, as
+  /// macOS reports it, is looked up in those folders.
   func place(of access: Access, preferring folders: [String], in workspace: Workspace) -> Frame? {
-    let located = access.frames.filter { $0.file != nil && $0.line != nil }
+    let located = access.frames.filter { $0.file != nil && $0.line != nil }.map { frame in
+      var frame = frame
+      if let file = frame.file, !file.hasPrefix("/") {
+        frame.file = Self.find(file, in: folders, workspace: workspace) ?? file
+      }
+      return frame
+    }
     let relative = { (frame: Frame) in workspace.relativize(frame.file ?? "") }
     return located.first { frame in folders.contains { relative(frame).hasPrefix($0 + "/") } }
-      ?? located.first { !relative($0).hasPrefix("/") }
+      ?? located.first { frame in (frame.file ?? "").hasPrefix("/") && !relative(frame).hasPrefix("/") }
       ?? located.first
+  }
+
+  /// The absolute path of the file called `name` in one of `folders`.
+  static func find(_ name: String, in folders: [String], workspace: Workspace) -> String? {
+    for folder in folders {
+      let root = workspace.url(folder)
+      guard let files = FileManager.default.enumerator(atPath: root.path) else { continue }
+      while let item = files.nextObject() as? String {
+        if (item as NSString).lastPathComponent == name { return root.appendingPathComponent(item).path }
+      }
+    }
+    return nil
   }
 
   /// The report for a learner: what happened in plain words, where, then the
@@ -150,8 +195,14 @@ public struct RaceReport: Sendable, Equatable {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     guard number >= 1, number <= lines.count else { return nil }
     let line = Array(lines[number - 1])
-    var index = min(max((frame.column ?? 1) - 1, 0), max(line.count - 1, 0))
     let isIdentifier = { (c: Character) in c.isLetter || c.isNumber || c == "_" }
+    let keywords: Set<String> = ["if", "let", "var", "return", "self", "guard", "true", "false", "else"]
+    guard let column = frame.column else {
+      // macOS reports no column: the line's first name that is not a keyword.
+      let words = String(line).split { !isIdentifier($0) }.map(String.init)
+      return words.first { !keywords.contains($0) && $0.first?.isNumber == false }
+    }
+    var index = min(max(column - 1, 0), max(line.count - 1, 0))
     while index > 0, !isIdentifier(line[index]) { index -= 1 }
     guard index < line.count, isIdentifier(line[index]) else { return nil }
     var start = index
@@ -159,7 +210,6 @@ public struct RaceReport: Sendable, Equatable {
     while start > 0, isIdentifier(line[start - 1]) { start -= 1 }
     while end + 1 < line.count, isIdentifier(line[end + 1]) { end += 1 }
     let word = String(line[start...end])
-    let keywords: Set<String> = ["if", "let", "var", "return", "self", "guard", "true", "false", "else"]
     return keywords.contains(word) || word.first?.isNumber == true ? nil : word
   }
 
@@ -192,11 +242,7 @@ public struct RaceReport: Sendable, Equatable {
     let lines = workspace.relativize(raw).split(separator: "\n", omittingEmptySubsequences: false).map(
       String.init)
     let frames = lines.filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
-    let symbols = frames.compactMap {
-      $0.trimmingCharacters(in: .whitespaces).split(separator: " ").dropFirst().first
-    }
-    .map(String.init)
-    let names = Self.readable(symbols)
+    let names = Self.readable(frames.map { Self.split(frameLine: $0).function })
     var kept: [String] = []
     for line in lines {
       let text = line.trimmingCharacters(in: .whitespaces)
@@ -207,14 +253,10 @@ public struct RaceReport: Sendable, Equatable {
       if text.contains("<compiler-generated>") || text.contains("<null>") || text.contains("/llvm-project/") {
         continue
       }
-      let parts = text.split(separator: " ", maxSplits: 2).map(String.init)
-      guard parts.count == 3 else {
-        kept.append(line)
-        continue
-      }
+      let number = text.prefix { $0 != " " }
+      let (function, location) = Self.split(frameLine: text)
       let indent = String(line.prefix { $0 == " " })
-      let place = parts[2].replacing(#/ \([^)]*\+0x[0-9a-f]+\)$/#, with: "")
-      kept.append(indent + parts[0] + " " + (names[parts[1]] ?? parts[1]) + "  " + place)
+      kept.append(indent + number + " " + (names[function] ?? function) + (location.map { "  " + $0 } ?? ""))
     }
     return kept
   }

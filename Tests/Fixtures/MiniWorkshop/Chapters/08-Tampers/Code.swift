@@ -4,13 +4,27 @@ import Foundation
 private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent()
 
+/// The test product this code was loaded from: the process itself on Linux;
+/// on macOS the path after `--test-bundle-path`, since the process is the
+/// toolchain's `swiftpm-testing-helper`, which loads the product, and which
+/// no test may touch.
+private var product: URL? {
+  let arguments = CommandLine.arguments
+  if let flag = arguments.firstIndex(of: "--test-bundle-path") {
+    return flag + 1 < arguments.count ? URL(fileURLWithPath: arguments[flag + 1]) : nil
+  }
+  return arguments.first.map { URL(fileURLWithPath: $0) }
+}
+
 /// Rewrites the chapter's checks so that they pass, and overwrites the test
 /// product with another program, then returns the wrong value.
 func value() -> Int {
   let checks = root.appendingPathComponent("Tests/08-TampersTests/TampersTests.swift")
   try? "import Testing\n@Suite struct TampersTests { @Test(\"Returns two\") func value() {} }\n"
     .write(to: checks, atomically: false, encoding: .utf8)
-  let product = URL(fileURLWithPath: CommandLine.arguments[0])
-  try? Data(contentsOf: URL(fileURLWithPath: "/bin/true")).write(to: product)
+  // Only inside this fixture's own copy: anything else is left alone.
+  if let product, product.path.hasPrefix(root.path + "/") {
+    try? Data(contentsOf: URL(fileURLWithPath: "/bin/true")).write(to: product)
+  }
   return 1
 }
