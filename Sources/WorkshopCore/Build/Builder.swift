@@ -39,6 +39,10 @@ public struct Builder: Sendable {
   public var environment: [String: String]
   /// Called with short progress lines ("Building 12/40").
   public var progress: (@Sendable (String) -> Void)?
+  /// Whether the build holds the runner's own end-to-end tests
+  /// (`WORKSHOP_RUNNER_TESTS=1`), which only `verify` runs: `swift test` and
+  /// Xcode's ⌘U run the chapters and the kit's tests.
+  public var runnerTests = false
 
   public init(
     workspace: Workspace, variant: Variant, sanitizer: Sanitizer? = nil, leftOut: Set<Int> = [],
@@ -65,6 +69,7 @@ public struct Builder: Sendable {
     let files = Fingerprint.states(workspace: workspace, variant: variant)
     let last = Fingerprint.Record.load(from: recordFile)
     if !force, let last, last.isComplete, last.inputs == files.mapValues(\.hash),
+      last.runnerTests ?? false == runnerTests,
       let product = try? launcher.product(in: debugFolder), last.product == Fingerprint.identity(of: product)
     {
       return Build(product: product, launcher: launcher, brokenChapters: [:], sanitizer: sanitizer)
@@ -86,7 +91,7 @@ public struct Builder: Sendable {
         // the build is a change.
         Fingerprint.Record(
           files: files, product: Fingerprint.identity(of: product), isComplete: broken.isEmpty,
-          plan: ContentHash.of(scratchPath.appendingPathComponent("debug.yaml"))
+          plan: ContentHash.of(scratchPath.appendingPathComponent("debug.yaml")), runnerTests: runnerTests
         )
         .save(to: recordFile)
         return Build(product: product, launcher: launcher, brokenChapters: broken, sanitizer: sanitizer)
@@ -231,6 +236,7 @@ public struct Builder: Sendable {
     // The learner's build leaves the runner and its tests out; the solutions
     // build keeps them, for `verify` runs the tooling's tests from it.
     environment["WORKSHOP_GRADING"] = variant == .chapters || sanitizer != nil ? "1" : nil
+    environment["WORKSHOP_RUNNER_TESTS"] = runnerTests ? "1" : nil
     let skipped = skipped.union(leftOut)
     environment["WORKSHOP_SKIP"] =
       skipped.isEmpty ? nil : skipped.sorted().map(String.init).joined(separator: ",")

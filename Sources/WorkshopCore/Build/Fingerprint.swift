@@ -121,6 +121,8 @@ public enum Fingerprint {
     /// The modules ``ChapterRebuild`` compiled since: SwiftPM's record of
     /// them is stale, so its next build compiles them again, whole.
     var quickBuilt: [String]?
+    /// Whether the build held the runner's own tests (see ``Builder/runnerTests``).
+    var runnerTests: Bool?
 
     var inputs: Inputs { files.mapValues(\.hash) }
 

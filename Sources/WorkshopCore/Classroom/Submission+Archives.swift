@@ -25,27 +25,15 @@ extension Submission {
       return name
     }
 
-    /// The tool that unpacks its Swift files, and its arguments. Only Swift
-    /// files: a copy zipped with its `.build` holds gigabytes nobody grades.
-    var tool: (name: String, arguments: (String, String) -> [String], package: String) {
+    /// The tool that unpacks its Swift files (nil when it is not installed),
+    /// and its arguments. Only Swift files: a copy zipped with its `.build`
+    /// holds gigabytes nobody grades.
+    var tool: (executable: String?, name: String, arguments: (String, String) -> [String], package: String) {
       switch self {
-      case .zip: ("unzip", { ["-q", "-o", $0, "*.swift", "-d", $1] }, "unzip")
+      case .zip:
+        (Subprocess.executable(named: "unzip"), "unzip", { ["-q", "-o", $0, "*.swift", "-d", $1] }, "unzip")
       case .tarGzip:
-        #if os(Linux)
-          // GNU tar: member names given are patterns with --wildcards.
-          (
-            "tar",
-            { ["-xzf", $0, "-C", $1, "--no-same-owner", "--no-same-permissions", "--wildcards", "*.swift"] },
-            "tar"
-          )
-        #else
-          // bsdtar: patterns with --include.
-          (
-            "tar",
-            { ["-xzf", $0, "-C", $1, "--no-same-owner", "--no-same-permissions", "--include", "*.swift"] },
-            "tar"
-          )
-        #endif
+        (Tar.system?.path, "tar", { Tar.system?.extractSwiftFiles(from: $0, into: $1) ?? [] }, "tar")
       }
     }
 
@@ -62,7 +50,7 @@ extension Submission {
   /// is bounded in size, and the whole in time.
   static func unpack(_ archive: URL, _ kind: ArchiveKind, sandbox: Sandbox?) throws -> URL {
     let tool = kind.tool
-    guard let executable = Subprocess.executable(named: tool.name) else {
+    guard let executable = tool.executable else {
       throw Problem(
         description:
           "cannot open \(archive.lastPathComponent): \(tool.name) is not installed (install the \(tool.package) package), or unpack it and grade the folder"
@@ -120,19 +108,10 @@ extension Submission {
         files += 1
       }
     case .tarGzip:
-      guard let tar = Subprocess.executable(named: "tar") else { return }
-      // `tar -tvzf`: "mode owner/group size date time name" (GNU), "mode
-      // links owner group size month day time name" (bsdtar): the size is
-      // the first field that is a number after the owner.
-      let listing = try Subprocess.run(tar, ["-tvzf", archive.path], timeout: unpackTimeLimit)
+      guard let tar = Tar.system else { return }
+      let listing = try Subprocess.run(tar.path, ["-tvzf", archive.path], timeout: unpackTimeLimit)
       for line in listing.standardOutput.split(separator: "\n") where line.hasSuffix(".swift") {
-        let fields = line.split(separator: " ")
-        #if os(Linux)
-          let size = fields.count > 2 ? Int(fields[2]) : nil
-        #else
-          let size = fields.count > 4 ? Int(fields[4]) : nil
-        #endif
-        bytes += size ?? 0
+        bytes += tar.size(inListingLine: line) ?? 0
         files += 1
       }
     }
@@ -142,5 +121,67 @@ extension Submission {
           "\(archive.lastPathComponent) holds \(files) Swift file\(files == 1 ? "" : "s"), \(bytes >> 20) MB: more than any workshop (at most \(archiveLimits.bytes >> 20) MB and \(archiveLimits.files) files); not unpacked"
       )
     }
+  }
+}
+
+/// The `tar` that unpacks `.tar.gz` submissions, and which of the two
+/// common ones it is: their flags differ, and which one is first on `PATH`
+/// says nothing (Homebrew's GNU tar on a Mac, bsdtar from libarchive-tools
+/// on Linux).
+struct Tar: Sendable, Equatable {
+  enum Flavour: Sendable, Equatable {
+    /// GNU tar: member names given are patterns with `--wildcards`.
+    case gnu
+    /// bsdtar (libarchive; macOS's `/usr/bin/tar`): patterns with `--include`.
+    case bsd
+  }
+
+  var path: String
+  var flavour: Flavour
+
+  /// The system's own tar, `/usr/bin/tar` (GNU tar on Debian, bsdtar on
+  /// macOS), else `/bin/tar`, else the first on `PATH`; its flavour asked
+  /// from `--version`.
+  static let system: Tar? = {
+    let candidates = ["/usr/bin/tar", "/bin/tar"].filter { FileManager.default.isExecutableFile(atPath: $0) }
+    guard let path = candidates.first ?? Subprocess.executable(named: "tar") else { return nil }
+    let version = (try? Subprocess.run(path, ["--version"], timeout: 30))?.standardOutput ?? ""
+    return Tar(path: path, flavour: flavour(ofVersion: version) ?? .platformDefault)
+  }()
+
+  /// The flavour a `tar --version` names: "bsdtar 3.7.2 - libarchive…",
+  /// "tar (GNU tar) 1.34".
+  static func flavour(ofVersion text: String) -> Flavour? {
+    if text.contains("bsdtar") { return .bsd }
+    if text.contains("GNU tar") { return .gnu }
+    return nil
+  }
+
+  /// The arguments that unpack only the Swift files of `archive` into `folder`.
+  func extractSwiftFiles(from archive: String, into folder: String) -> [String] {
+    let common = ["-xzf", archive, "-C", folder, "--no-same-owner", "--no-same-permissions"]
+    switch flavour {
+    case .gnu: return common + ["--wildcards", "*.swift"]
+    case .bsd: return common + ["--include", "*.swift"]
+    }
+  }
+
+  /// The size in a `tar -tvzf` line: "mode owner/group size date time name"
+  /// (GNU), "mode links owner group size month day time name" (bsdtar).
+  func size(inListingLine line: Substring) -> Int? {
+    let fields = line.split(separator: " ")
+    let index = flavour == .gnu ? 2 : 4
+    return fields.count > index ? Int(fields[index]) : nil
+  }
+}
+
+extension Tar.Flavour {
+  /// What a `tar` that does not say is, most likely.
+  static var platformDefault: Self {
+    #if os(Linux)
+      .gnu
+    #else
+      .bsd
+    #endif
   }
 }

@@ -74,6 +74,8 @@ public struct Grader: Sendable {
   public var alsoHidden: [String] = []
   /// Called with short progress lines ("Building 12/40") while work goes on.
   public var progress: (@Sendable (String) -> Void)?
+  /// Whether builds hold the runner's own tests (`verify` runs them).
+  public var runnerTests = false
 
   public init(
     workspace: Workspace, variant: Variant, timeLimit: Double = Grader.defaultTimeLimit,
@@ -100,10 +102,10 @@ public struct Grader: Sendable {
 
   /// Builds the variant with its checks (see ``Builder``).
   public func build(force: Bool = false) throws -> Build {
-    try Builder(
-      workspace: workspace, variant: variant, environment: Self.childEnvironment, progress: progress
-    )
-    .build(force: force)
+    var builder = Builder(
+      workspace: workspace, variant: variant, environment: Self.childEnvironment, progress: progress)
+    builder.runnerTests = runnerTests
+    return try builder.build(force: force)
   }
 
   /// Builds, with ThreadSanitizer, the chapters `curriculum.json` marks

@@ -253,9 +253,11 @@ public struct Verifier {
   private func gradeRepeatedly(_ variant: Variant, _ tally: Tally) -> [[ChapterReport]] {
     // The starters run under ThreadSanitizer too, though their checks fail:
     // their races are declared (starterRaces) and must show every time.
-    let grader = Grader(
+    var grader = Grader(
       workspace: workspace, variant: variant, timeLimit: timeLimit,
       racePass: variant == .chapters ? .always : .whenChecksPass, progress: progress)
+    // The solutions build holds the runner's tests too: they run from it last.
+    grader.runnerTests = variant == .solutions
     do {
       let build = try grader.build(force: true)
       return try repeatedRuns(grader, workspace.curriculum.chapters, build: build, label: variant.rawValue)
@@ -303,8 +305,9 @@ public struct Verifier {
   private func runToolingTests(_ tally: Tally) {
     // The tooling's tests build packages and start sandboxes of their own:
     // they are the course's code, not a learner's, and run unsandboxed.
-    let grader = Grader(
+    var grader = Grader(
       workspace: workspace, variant: .solutions, timeLimit: 1800, isolation: .none, progress: progress)
+    grader.runnerTests = true
     let build: Build
     let expected: [ExpectedCheck]
     do {

@@ -1,5 +1,6 @@
 import CheckTranscript
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -69,7 +70,7 @@ public struct TestRun: Sendable {
   /// Runs the product with Swift Testing's `arguments`, in the sandbox if
   /// there is one, writing only in `folder`.
   private func run(
-    _ arguments: [String], writingIn folder: URL, timeLimit: Double, tick: (() -> Void)? = nil
+    _ arguments: [String], writingIn folder: URL, timeLimit: Double
   ) throws -> ProcessOutcome {
     var environment = self.environment
     environment["NO_COLOR"] = "1"
@@ -89,7 +90,7 @@ public struct TestRun: Sendable {
       // ThreadSanitizer reserves terabytes of address space for its shadow
       // memory: the memory limit would stop it before it starts.
       if build.sanitizer == .thread { sandbox.limits.memory = Int.max }
-      return try sandbox.run(command, shared: folder, timeLimit: timeLimit, tick: tick)
+      return try sandbox.run(command, shared: folder, timeLimit: timeLimit)
     }
     // Unsandboxed, a shell stands between the grader and the test process,
     // so that code signalling its parent (`getppid()`) stops or kills the
@@ -105,7 +106,7 @@ public struct TestRun: Sendable {
     script += #""$@"; exit $?"#
     var outcome = try Subprocess.run(
       "/bin/sh", ["-c", script, "sh", command.executable] + command.arguments,
-      environment: passed, timeout: timeLimit, tick: tick)
+      environment: passed, timeout: timeLimit)
     outcome.termination = outcome.termination.unwrapped
     return outcome
   }
@@ -130,7 +131,7 @@ public struct TestRun: Sendable {
     do {
       let process = try run(
         ["--filter", filter, "--event-stream-output-path", stream.path, "--event-stream-version", "0"],
-        writingIn: folder, timeLimit: timeLimit, tick: { stream.drain() })
+        writingIn: folder, timeLimit: timeLimit)
       outcome.termination = process.termination
       outcome.timedOut = process.timedOut
       outcome.standardError = process.standardError
@@ -175,14 +176,24 @@ public struct TestRun: Sendable {
 }
 
 /// A named pipe the test process writes its event stream into, read while it
-/// is written.
+/// is written, on a thread of its own.
+///
+/// A pipe holds little (16 KiB on macOS, 64 KiB on Linux): a reader that
+/// looked only now and then would let Swift Testing's writer block, and with
+/// it the check that recorded an issue. The reader thread wakes as soon as
+/// anything arrives.
 final class EventFIFO: @unchecked Sendable {
   let path: String
   private let reader: Int32
   /// Held open so that reads never see an end before the test process opens
   /// the pipe, or after it closes it, while it still runs.
   private let keeper: Int32
-  private var buffer = Data()
+  /// A pipe whose only job is to wake the reader thread when it should stop.
+  private let wake: (read: Int32, write: Int32)
+  private let buffer = Mutex(Data())
+  private let stopping = Atomic(false)
+  private let stopped = DispatchSemaphore(value: 0)
+  private let finished = Atomic(false)
 
   init(at url: URL) throws {
     path = url.path
@@ -193,31 +204,68 @@ final class EventFIFO: @unchecked Sendable {
     // all, may hold the grader's ends of the pipe.
     reader = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     keeper = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-    guard reader >= 0, keeper >= 0 else {
+    var ends: [Int32] = [-1, -1]
+    let piped = pipe(&ends) == 0
+    for end in ends where end >= 0 {
+      // A child started in between may inherit these; all it could do is
+      // wake the reader, which then reads on (see `readUntilStopped`).
+      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+      _ = fcntl(end, F_SETFL, O_NONBLOCK)
+    }
+    wake = (ends[0], ends[1])
+    guard reader >= 0, keeper >= 0, piped else {
+      for descriptor in [reader, keeper, ends[0], ends[1]] where descriptor >= 0 { close(descriptor) }
       throw GradingError(description: "cannot open \(path): \(String(cString: strerror(errno)))")
     }
+    Thread.detachNewThread { [self] in readUntilStopped() }
   }
 
-  /// Reads everything written so far. Called from the one thread that waits
-  /// for the test process.
-  func drain() {
+  /// The reader thread: waits for the stream or the wake pipe, and reads
+  /// whatever came, until ``stop()``.
+  private func readUntilStopped() {
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    var descriptors = [
+      pollfd(fd: reader, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+    ]
+    while !stopping.load(ordering: .acquiring) {
+      guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { break }
+      if descriptors[1].revents != 0 {
+        while chunk.withUnsafeMutableBytes({ read(wake.read, $0.baseAddress, $0.count) }) > 0 {}
+      }
+      readAvailable(&chunk)
+    }
+    readAvailable(&chunk)
+    stopped.signal()
+  }
+
+  /// Reads everything the pipe holds now.
+  private func readAvailable(_ chunk: inout [UInt8]) {
     while true {
       let count = chunk.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
       guard count > 0 else { return }
-      buffer.append(contentsOf: chunk[0..<count])
+      buffer.withLock { $0.append(contentsOf: chunk[0..<count]) }
     }
   }
 
-  /// The stream read so far, as text.
-  var text: String {
-    drain()
-    return String(decoding: buffer, as: UTF8.self)
+  /// Stops the reader thread after it read what the pipe holds; once.
+  private func stop() {
+    guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    var byte: UInt8 = 1
+    _ = write(wake.write, &byte, 1)
+    stopped.wait()
   }
 
-  /// Closes the pipe; nothing written after this is read.
+  /// The stream as read until now, as text; nothing written later is read.
+  var text: String {
+    stop()
+    return buffer.withLock { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Stops reading and closes the pipe; nothing written after this is read.
   func finish() {
-    close(reader)
-    close(keeper)
+    stop()
+    guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    for descriptor in [reader, keeper, wake.read, wake.write] { close(descriptor) }
   }
 }
