@@ -12,7 +12,9 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 node=$(command -v node || command -v nodejs || true)
-chromium=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+chromium=$(command -v chromium || command -v chromium-browser || command -v google-chrome ||
+  { [ -x "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome" ] &&
+    echo "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"; } || true)
 if [ -z "$node" ] || [ -z "$chromium" ]; then
   echo "check-timelines: needs Node.js and Chromium (Debian: apt-get install nodejs chromium); scripts/install-tools.sh installs both" >&2
   exit 2

@@ -43,7 +43,9 @@ rm -rf "$out"
 echo "render-slides: open $out/<deck>.html in a browser"
 
 if [ "${1:-}" = "--check" ]; then
-  chromium=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+  chromium=$(command -v chromium || command -v chromium-browser || command -v google-chrome ||
+  { [ -x "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome" ] &&
+    echo "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"; } || true)
   if [ -z "$chromium" ]; then
     echo "render-slides: --check needs Chromium (Debian: apt-get install chromium)" >&2
     exit 2

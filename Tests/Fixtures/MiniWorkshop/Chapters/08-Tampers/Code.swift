@@ -22,9 +22,14 @@ func value() -> Int {
   let checks = root.appendingPathComponent("Tests/08-TampersTests/TampersTests.swift")
   try? "import Testing\n@Suite struct TampersTests { @Test(\"Returns two\") func value() {} }\n"
     .write(to: checks, atomically: false, encoding: .utf8)
-  // Only inside this fixture's own copy: anything else is left alone.
+  // Only inside this fixture's own copy: anything else is left alone. A
+  // running program cannot be opened for writing on Linux (ETXTBSY), so it
+  // is replaced by renaming another file over it, as an attacker would.
   if let product, product.path.hasPrefix(root.path + "/") {
-    try? Data(contentsOf: URL(fileURLWithPath: "/bin/true")).write(to: product)
+    let replacement = product.path + ".new"
+    if (try? Data(contentsOf: URL(fileURLWithPath: "/bin/true")).write(to: URL(fileURLWithPath: replacement))) != nil {
+      rename(replacement, product.path)
+    }
   }
   return 1
 }

@@ -9,8 +9,9 @@ private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
 ///
 /// The new session comes from the spawn attribute both C libraries have
 /// (`POSIX_SPAWN_SETSID`), not from a `setsid` command, which macOS lacks.
-/// Its process ID goes to `.escaped.pid` in the fixture's copy, when that is
-/// writable (not in the sandbox), so that a test can end exactly it.
+/// Its process ID is added to `.escaped.pid` in the fixture's copy, when the
+/// test made that file (it cannot in the sandbox), so that the test can end
+/// exactly those processes.
 func escape() -> Int {
   let words: [String] = ["/bin/sh", "-c", "trap '' TERM; exec sleep 271.828"]
   let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
@@ -27,8 +28,14 @@ func escape() -> Int {
   posix_spawnattr_init(&attributes)
   posix_spawnattr_setflags(&attributes, Int16(newSession))
   var pid = pid_t()
-  if posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, envp) == 0 {
-    try? "\(pid)\n".write(to: root.appendingPathComponent(".escaped.pid"), atomically: true, encoding: .utf8)
+  if posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, envp) == 0,
+    let file = FileHandle(forUpdatingAtPath: root.appendingPathComponent(".escaped.pid").path)
+  {
+    // One line per run: the grader runs a check again alone after a run
+    // that did not finish.
+    file.seekToEndOfFile()
+    file.write(Data("\(pid)\n".utf8))
+    file.closeFile()
   }
   posix_spawnattr_destroy(&attributes)
   kill(getppid(), SIGSTOP)
