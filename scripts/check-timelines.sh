@@ -12,9 +12,11 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 node=$(command -v node || command -v nodejs || true)
+[ -x "$node" ] || node=""
 chromium=$(command -v chromium || command -v chromium-browser || command -v google-chrome ||
   { [ -x "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome" ] &&
     echo "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"; } || true)
+[ -x "$chromium" ] || chromium=""
 if [ -z "$node" ] || [ -z "$chromium" ]; then
   echo "check-timelines: needs Node.js and Chromium (Debian: apt-get install nodejs chromium); scripts/install-tools.sh installs both" >&2
   exit 2

@@ -33,6 +33,7 @@ for base in (sys.prefix, site.USER_BASE, sysconfig.get_path("data"), "/usr/local
 PY
 )
 node=$(command -v node || command -v nodejs || true)
+[ -x "$node" ] || node=""
 if [ -z "$engine" ] || [ -z "$node" ]; then
   echo "render-slides: needs Node.js and Marp's engine (python3 -m pip install --no-deps marpyter==0.1.0); scripts/install-tools.sh installs both" >&2
   exit 2
@@ -46,6 +47,7 @@ if [ "${1:-}" = "--check" ]; then
   chromium=$(command -v chromium || command -v chromium-browser || command -v google-chrome ||
   { [ -x "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome" ] &&
     echo "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"; } || true)
+  [ -x "$chromium" ] || chromium=""
   if [ -z "$chromium" ]; then
     echo "render-slides: --check needs Chromium (Debian: apt-get install chromium)" >&2
     exit 2

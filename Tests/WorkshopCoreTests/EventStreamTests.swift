@@ -49,7 +49,9 @@ struct EventStreamTests {
       """#
     let summary = EventStream.summary(of: EventStream.records(fromJSONLines: line))
     #expect(summary.skipped == ["M.S/d()/F.swift:4:1", "M.S/e()/F.swift:5:1"])
-    #expect(summary.skipReasons["M.S/d()/F.swift:4:1"] == "xmllint is not installed here (apt-get install libxml2-utils)")
+    #expect(
+      summary.skipReasons["M.S/d()/F.swift:4:1"]
+        == "xmllint is not installed here (apt-get install libxml2-utils)")
     #expect(summary.skipReasons["M.S/e()/F.swift:5:1"] == "Test \"Plain\" skipped.")
   }
 

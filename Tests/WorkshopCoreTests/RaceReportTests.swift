@@ -152,12 +152,18 @@ struct RaceReportTests {
     for (mine, theirs) in zip(macOS, linux) {
       let explained = mine.explanation(codeFolders: folders, workspace: workspace)
       let reference = theirs.explanation(codeFolders: folders, workspace: workspace)
-      let head = { (text: String) in text.split(separator: "\n").prefix(3).map { $0.split(separator: " in ")[0] } }
+      let head = { (text: String) in
+        text.split(separator: "\n").prefix(3).map { $0.split(separator: " in ")[0] }
+      }
       #expect(head(explained) == head(reference))
     }
     let text = macOS[0].explanation(codeFolders: folders, workspace: workspace)
-    #expect(text.contains("thread T5 read it at Chapters/06-Continuations/Bridge.swift:3 in ResumeOnce.resume(with:)"))
-    #expect(text.contains("#1 closure #1 in ProfileClient.profile(id:)") == false, "compiler-generated frames are left out")
+    #expect(
+      text.contains(
+        "thread T5 read it at Chapters/06-Continuations/Bridge.swift:3 in ResumeOnce.resume(with:)"))
+    #expect(
+      text.contains("#1 closure #1 in ProfileClient.profile(id:)") == false,
+      "compiler-generated frames are left out")
     #expect(text.contains("#0 ResumeOnce.resume(with:)  Bridge.swift:3"))
   }
 

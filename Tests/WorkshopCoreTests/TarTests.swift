@@ -58,7 +58,8 @@ struct TarTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let packed = folder.appendingPathComponent("packed/work/Chapters/01-Adder")
     try FileManager.default.createDirectory(at: packed, withIntermediateDirectories: true)
-    try "let one = 1\n".write(to: packed.appendingPathComponent("Adder.swift"), atomically: true, encoding: .utf8)
+    try "let one = 1\n".write(
+      to: packed.appendingPathComponent("Adder.swift"), atomically: true, encoding: .utf8)
     try Data(count: 1000).write(to: packed.appendingPathComponent("big.bin"))
     let archive = folder.appendingPathComponent("work.tar.gz").path
     let packing = try Subprocess.run(
@@ -74,7 +75,8 @@ struct TarTests {
     #expect(outcome.succeeded, "\(outcome.standardError)")
     let files = try FileManager.default.subpathsOfDirectory(atPath: target.path).filter { path in
       var isFolder: ObjCBool = false
-      _ = FileManager.default.fileExists(atPath: target.appendingPathComponent(path).path, isDirectory: &isFolder)
+      _ = FileManager.default.fileExists(
+        atPath: target.appendingPathComponent(path).path, isDirectory: &isFolder)
       return !isFolder.boolValue
     }
     #expect(files == ["work/Chapters/01-Adder/Adder.swift"])

@@ -319,7 +319,8 @@ public struct Grader: Sendable {
     }
     if summary.skipped.contains(check.id) {
       return CheckResult(
-        id: check.id, name: check.name, status: .skipped, issues: summary.skipReasons[check.id].map { [$0] } ?? [])
+        id: check.id, name: check.name, status: .skipped,
+        issues: summary.skipReasons[check.id].map { [$0] } ?? [])
     }
     guard summary.started.contains(check.id), summary.ended.contains(check.id) else {
       return CheckResult(id: check.id, name: check.name, status: .interrupted, issues: [otherwise])
