@@ -69,7 +69,7 @@ public struct Builder: Sendable {
     let files = Fingerprint.states(workspace: workspace, variant: variant)
     let last = Fingerprint.Record.load(from: recordFile)
     if !force, let last, last.isComplete, last.inputs == files.mapValues(\.hash),
-      last.runnerTests ?? false == runnerTests,
+      (last.runnerTests ?? false) == runnerTests,
       let product = try? launcher.product(in: debugFolder), last.product == Fingerprint.identity(of: product)
     {
       return Build(product: product, launcher: launcher, brokenChapters: [:], sanitizer: sanitizer)

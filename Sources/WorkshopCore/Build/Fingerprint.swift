@@ -47,6 +47,13 @@ public enum Fingerprint {
     of(workspace: workspace, folders: ["Tests", "Sources"])
   }
 
+  /// The course's files (see ``ofCourse(_:)``) added, removed or changed
+  /// since `fingerprint` was taken, sorted.
+  public static func changes(since fingerprint: Inputs, in workspace: Workspace) -> [String] {
+    let now = ofCourse(workspace)
+    return Set(fingerprint.keys).union(now.keys).filter { fingerprint[$0] != now[$0] }.sorted()
+  }
+
   private static func of(workspace: Workspace, folders: [String]) -> Inputs {
     var inputs: Inputs = [:]
     let files = FileManager.default

@@ -155,8 +155,7 @@ public struct ClassGrader: Sendable {
   /// Why the pristine course can no longer be trusted, if its checks, kit or
   /// manifests changed since `fingerprint` was taken.
   func courseChange(since fingerprint: Fingerprint.Inputs) -> String? {
-    let now = Fingerprint.ofCourse(course)
-    let changed = Set(fingerprint.keys).union(now.keys).filter { fingerprint[$0] != now[$0] }.sorted()
+    let changed = Fingerprint.changes(since: fingerprint, in: course)
     guard let first = changed.first else { return nil }
     return
       "the course's own files changed while the class was graded (\(first)\(changed.count > 1 ? " and \(changed.count - 1) more" : "")): no grade after that counts. Restore them and grade again\(sandbox == nil ? ", in the sandbox" : "")."

@@ -139,8 +139,7 @@ public struct Grader: Sendable {
   public func run(
     _ chapters: [Curriculum.Chapter], build: Build, raceBuild: Build? = nil, expected: [ExpectedCheck]? = nil
   ) throws -> [ChapterReport] {
-    let course = Fingerprint.ofCourse(workspace)
-    let programs = build.launcher.identities(running: build.product)
+    let witness = RunWitness(workspace: workspace, build: build)
     let expected = try expected ?? listChecks(build)
     let finished = Mutex(0)
     let pending = chapters.filter { build.brokenChapters[$0.number] == nil }
@@ -158,28 +157,7 @@ public struct Grader: Sendable {
       return report
     }
     let checked = finish(reports, build: build, raceBuild: raceBuild)
-    // Without a sandbox, code under test can write anywhere: a grade made
-    // while the checks changed is no grade.
-    let now = Fingerprint.ofCourse(workspace)
-    let changed = Set(course.keys).union(now.keys).filter { course[$0] != now[$0] }.sorted()
-    // So is one made while the program that runs the checks changed: the
-    // test product, or on macOS the toolchain's testing helper, which every
-    // later `swift test` on the machine runs too.
-    let programsNow = build.launcher.identities(running: build.product)
-    let replaced = programs.keys.filter { programs[$0] != programsNow[$0] }.sorted().map { path in
-      path == build.product.path
-        ? "\(workspace.relativize(path)) (the test product: the next run builds it again)"
-        : "\(path) (your toolchain's testing helper: reinstall Xcode or the toolchain before any other test runs)"
-    }
-    guard changed.isEmpty && replaced.isEmpty else {
-      let restore = changed.first.map { " Restore them (git checkout -- \($0)) and run again." } ?? ""
-      throw GradingError(
-        description: """
-          the course's own files changed while the checks ran, so no result of this run counts:
-          \((changed.prefix(5) + replaced).map { "  " + $0 }.joined(separator: "\n"))
-          Code under test wrote them.\(restore)
-          """)
-    }
+    try witness.confirm(workspace: workspace, build: build)
     return checked
   }
 
@@ -334,33 +312,4 @@ public struct Grader: Sendable {
 /// The first line of `text`.
 func firstLine(of text: String) -> String {
   text.split(separator: "\n").first.map(String.init) ?? text
-}
-
-/// `transform` applied to every element, at most `width` at a time, on plain
-/// threads (the dispatch pool adds threads only slowly when its workers block,
-/// as these do, waiting for a process); results in the elements' order.
-func concurrentMap<Element: Sendable, Result: Sendable>(
-  _ elements: [Element], width: Int, _ transform: @escaping @Sendable (Element) -> Result
-) -> [Result] {
-  let results = Mutex<[Int: Result]>([:])
-  let next = Mutex(0)
-  let group = DispatchGroup()
-  for _ in 0..<min(width, elements.count) {
-    group.enter()
-    Thread.detachNewThread {
-      defer { group.leave() }
-      while true {
-        let index = next.withLock { next in
-          defer { next += 1 }
-          return next
-        }
-        guard index < elements.count else { return }
-        let result = transform(elements[index])
-        results.withLock { $0[index] = result }
-      }
-    }
-  }
-  group.wait()
-  let all = results.withLock { $0 }
-  return elements.indices.compactMap { all[$0] }
 }

@@ -62,7 +62,7 @@ struct VariantWorkspace {
     let variantsFolder = root.appendingPathComponent("Variants")
     for name in (try? FileManager.default.contentsOfDirectory(atPath: variantsFolder.path)) ?? []
     where !name.hasPrefix(".") && !ids.values.contains(name)
-      && !ids.values.contains { name == $0 + "-checks" }
+      && !ids.values.contains(where: { name == $0 + "-checks" })
     {
       try FileManager.default.removeItem(at: variantsFolder.appendingPathComponent(name))
     }
