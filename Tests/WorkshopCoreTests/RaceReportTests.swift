@@ -167,6 +167,20 @@ struct RaceReportTests {
     #expect(text.contains("#0 ResumeOnce.resume(with:)  Bridge.swift:3"))
   }
 
+  @Test("A report that names a file outside the learner's folders never has that file read")
+  func foreignFile() throws {
+    let (workspace, path) = try workspace()
+    defer { try? FileManager.default.removeItem(at: workspace.root) }
+    // The same file, outside the folders the learner's code is in.
+    let outside = workspace.root.appendingPathComponent("Secret.swift")
+    try FileManager.default.copyItem(atPath: path, toPath: outside.path)
+    let report = RaceReport.parse(log(path: outside.path))[0]
+    let text = report.explanation(codeFolders: ["Chapters/06-Continuations"], workspace: workspace)
+    #expect(
+      text.hasPrefix("Data race (ThreadSanitizer): One thread read the same memory while another wrote it"))
+    #expect(!text.contains("`resumed`"))
+  }
+
   @Test("The explanation names the variable and the learner's lines, in plain words first")
   func explanation() throws {
     let (workspace, path) = try workspace()

@@ -5,25 +5,50 @@ import Testing
 
 @Suite("The quick rebuild and SwiftPM share one lock")
 struct SwiftPMLockTests {
-  /// A package with no targets, in a folder of this test's own beside the
-  /// repository's build: SwiftPM takes its lock, then stops at once.
-  private func emptyPackage() throws -> URL {
-    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent(".build/workshop-lock-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  /// The shapes of scratch path whose lock file SwiftPM names differently
+  /// from a naive join: links in the parent are resolved, the scratch
+  /// folder's own name is kept even when it is a link, and a name longer
+  /// than a file name may be keeps its end.
+  enum Shape: String, CaseIterable, Sendable {
+    case plain
+    case linked
+    case long
+  }
+
+  /// A package with no targets (SwiftPM takes its lock, then stops at once),
+  /// in a folder of this test's own beside the repository's build, and the
+  /// scratch path to build it in; `root` is what to remove afterwards.
+  private func emptyPackage(_ shape: Shape) throws -> (package: URL, scratch: URL, root: URL) {
+    let files = FileManager.default
+    let build = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent(".build")
+    let long = shape == .long ? "-" + String(repeating: "x", count: 200) : ""
+    let root = build.appendingPathComponent("workshop-lock-\(UUID().uuidString)\(long)")
+    let real = root.appendingPathComponent("package")
+    try files.createDirectory(at: real, withIntermediateDirectories: true)
     try """
     // swift-tools-version: 6.0
     import PackageDescription
     let package = Package(name: "Empty", targets: [])
-    """.write(to: folder.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-    return folder
+    """.write(to: real.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+    guard shape == .linked else { return (real, real.appendingPathComponent(".build/workshop"), root) }
+    // The package reached through a link, and its scratch folder a link too.
+    let package = root.appendingPathComponent("link")
+    try files.createSymbolicLink(at: package, withDestinationURL: real)
+    try files.createDirectory(
+      at: real.appendingPathComponent(".build/elsewhere"), withIntermediateDirectories: true)
+    try files.createSymbolicLink(
+      at: real.appendingPathComponent(".build/workshop"),
+      withDestinationURL: real.appendingPathComponent(".build/elsewhere"))
+    return (package, package.appendingPathComponent(".build/workshop"), root)
   }
 
-  @Test("While the quick rebuild holds the lock, a SwiftPM build in the same scratch folder waits for it")
-  func swiftPMWaits() throws {
-    let package = try emptyPackage()
-    defer { try? FileManager.default.removeItem(at: package) }
-    let scratch = package.appendingPathComponent(".build/workshop")
+  @Test(
+    "While the quick rebuild holds the lock, a SwiftPM build in the same scratch folder waits for it",
+    arguments: Shape.allCases)
+  func swiftPMWaits(shape: Shape) throws {
+    let (package, scratch, root) = try emptyPackage(shape)
+    defer { try? FileManager.default.removeItem(at: root) }
     let output = Pipe()
     let swift = Process()
     let said = try SwiftPMLock.withLock(onScratch: scratch) { () throws -> String in
@@ -52,16 +77,19 @@ struct SwiftPMLockTests {
     swift.waitUntilExit()
   }
 
-  @Test("The lock is free again after the quick rebuild, and held while it runs")
+  @Test("The lock is free again after the quick rebuild, held while it runs, and its file stays")
   func heldWhileRunning() throws {
-    let package = try emptyPackage()
-    defer { try? FileManager.default.removeItem(at: package) }
-    let scratch = package.appendingPathComponent(".build/workshop")
+    let (_, scratch, root) = try emptyPackage(.plain)
+    defer { try? FileManager.default.removeItem(at: root) }
     let nested = SwiftPMLock.withLock(onScratch: scratch) {
       SwiftPMLock.withLock(onScratch: scratch) { true }
     }
     #expect(nested == .some(nil), "a second taker finds it held")
     #expect(SwiftPMLock.withLock(onScratch: scratch) { true } == true)
+    // A process still waiting on a deleted lock file would hold a lock that
+    // nobody else takes.
+    let file = SwiftPMLock.file(forScratch: scratch, temporary: SwiftPMLock.temporaryFolder(of: scratch))
+    #expect(FileManager.default.fileExists(atPath: file.path))
   }
 
   @Test("The lock file is named as SwiftPM names it: the scratch path's components joined with _")

@@ -29,6 +29,12 @@ struct TarTests {
     #expect(Tar.flavour(ofVersion: version) == flavour)
   }
 
+  @Test("A tar that names neither flavour is not guessed from its words")
+  func unknownFlavour() {
+    #expect(Tar.flavour(ofVersion: "tar 1.0 (busybox)") == nil)
+    #expect(Tar.flavour(ofVersion: "") == nil)
+  }
+
   @Test("Each tar's listing gives the member's size")
   func listingSizes() {
     let gnu = Tar(path: "/usr/bin/tar", flavour: .gnu)

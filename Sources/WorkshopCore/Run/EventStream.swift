@@ -191,9 +191,10 @@ public enum EventStream {
   /// skip; the whole message when it has no reason.
   static func skipReason(_ messages: [Message]) -> String {
     guard let text = messages.first?.text else { return "skipped" }
-    guard let range = text.range(of: " skipped: \"", options: .backwards), text.hasSuffix("\"") else {
-      return text
-    }
+    // The closing quote must not be the marker's own opening one.
+    guard let range = text.range(of: " skipped: \"", options: .backwards), text.hasSuffix("\""),
+      range.upperBound < text.endIndex
+    else { return text }
     return String(text[range.upperBound..<text.index(before: text.endIndex)])
   }
 

@@ -159,7 +159,14 @@ public struct RaceReport: Sendable, Equatable {
   /// report itself.
   public func explanation(codeFolders folders: [String], workspace: Workspace) -> String {
     let places = accesses.map { place(of: $0, preferring: folders, in: workspace) }
-    let variables = places.map { $0.flatMap(Self.variable(at:)) }
+    // The log is written inside the test process, so it can name any path:
+    // only the learner's own files are read for the variable's name.
+    let variables = places.map { place in
+      place.flatMap { frame in
+        folders.contains { workspace.relativize(frame.file ?? "").hasPrefix($0 + "/") }
+          ? Self.variable(at: frame) : nil
+      }
+    }
     let name = variables.compactMap { $0 }.first.map { "`\($0)`" } ?? "the same memory"
     var lines: [String] = []
     if accesses.count == 2 {
