@@ -9,7 +9,8 @@
 //   - a test target `NameTests` built from `Tests/NN-NameTests`.
 //
 // `WORKSHOP_SKIP=04,06` leaves chapters out of the build; the grader uses it to
-// keep grading the other chapters when one of them does not compile.
+// keep grading the other chapters when one of them does not compile. A
+// chapter whose folder is missing is left out too.
 // `WORKSHOP_GRADING=1` leaves the runner and its tests out: grading a learner's
 // chapters needs only the chapters, their checks and the test kit.
 // `WORKSHOP_RUNNER_TESTS=1` adds the runner's own end-to-end tests, which
@@ -57,7 +58,14 @@ let skipped = Set(
   })
 let gradingOnly = environment["WORKSHOP_GRADING"] == "1"
 let runnerTests = environment["WORKSHOP_RUNNER_TESTS"] == "1"
-let chapters = loadChapters().filter { !skipped.contains($0.number) }
+// A chapter whose folder is gone (deleted by mistake) is left out, so that the
+// others still build and the runner can say how to restore it
+// (`swift run workshop reset NN`).
+let chapters = loadChapters().filter { chapter in
+  let root = (useSolutions ? "Solutions/" : "Chapters/") + chapter.folder
+  return !skipped.contains(chapter.number)
+    && FileManager.default.fileExists(atPath: Context.packageDirectory + "/" + root)
+}
 
 var targets: [Target] = [
   // How a failed check's explanation is laid out: the kit writes it, the runner reads it.
@@ -88,9 +96,18 @@ if !gradingOnly {
 }
 
 for chapter in chapters {
-  let folder = (useSolutions ? "Solutions/" : "Chapters/") + chapter.folder
-  // Learners' chapters carry a README; solutions are source files only.
-  let exclude = useSolutions ? [] : ["README.md"]
+  // A chapter's target is its folder, named as a source of the parent folder
+  // rather than as its path: SwiftPM reuses this manifest's last evaluation
+  // while its text is unchanged, and a deleted folder given as a path would
+  // stop every command before the runner starts; given as a source, it is a
+  // warning, and the runner says how to restore it.
+  let root = useSolutions ? "Solutions" : "Chapters"
+  // The other chapters' folders are not this target's files; learners'
+  // chapters carry a README, solutions are source files only.
+  let siblings =
+    (try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/" + root)) ?? []
+  let exclude =
+    siblings.filter { $0 != chapter.folder }.sorted() + (useSolutions ? [] : ["\(chapter.folder)/README.md"])
   if let component = chapter.component {
     // The learner writes the checks: their folder is the test target, and the
     // component they check is the course's, in Sources/.
@@ -98,10 +115,10 @@ for chapter in chapters {
     targets.append(
       .testTarget(
         name: chapter.name + "Tests", dependencies: [.target(name: component), "ConcurrencyTestKit"],
-        path: folder, exclude: exclude))
+        path: root, exclude: exclude, sources: [chapter.folder]))
     continue
   }
-  targets.append(.target(name: chapter.name, path: folder, exclude: exclude))
+  targets.append(.target(name: chapter.name, path: root, exclude: exclude, sources: [chapter.folder]))
   targets.append(
     .testTarget(
       name: chapter.name + "Tests",
@@ -122,7 +139,8 @@ if let component = environment["WORKSHOP_COMPONENT_VARIANTS"],
     targets.append(.target(name: "\(component)_\(id)", path: "Variants/\(id)"))
     targets.append(
       .testTarget(
-        name: "\(checks)_\(id)Tests", dependencies: [.target(name: "\(component)_\(id)"), "ConcurrencyTestKit"],
+        name: "\(checks)_\(id)Tests",
+        dependencies: [.target(name: "\(component)_\(id)"), "ConcurrencyTestKit"],
         path: "Variants/\(id)-checks",
         swiftSettings: [.unsafeFlags(["-module-alias", "\(component)=\(component)_\(id)"])]))
   }

@@ -186,20 +186,3 @@ struct ParameterizedEventStreamTests {
     #expect(summary.issues == ["M.S/p(x:)/F.swift:1:1": ["Expectation failed: x"]])
   }
 }
-
-@Suite("Files a chapter cannot hold")
-struct PrecheckTests {
-  @Test(
-    "An entry point or a testing library in chapter code is found, outside comments",
-    arguments: [
-      ("@main\nstruct App {}", true, false),
-      ("// @main was here\nfunc f() {}", false, false),
-      ("import Testing\nfunc f() {}", false, true),
-      ("@testable import XCTest", false, true),
-      ("import Foundation // not Testing", false, false),
-    ])
-  func codeChecks(source: String, entryPoint: Bool, testing: Bool) {
-    #expect((Builder.entryPointLine(in: source) != nil) == entryPoint)
-    #expect((Builder.line(in: source, matching: Builder.testingImport) != nil) == testing)
-  }
-}

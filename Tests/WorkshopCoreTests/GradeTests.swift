@@ -293,6 +293,38 @@ struct GradeTests {
     }
   }
 
+  @Test(
+    "An archive whose listing understates its size is stopped by the bytes it really writes",
+    .enabled(if: ClassFixture.zipAvailable, MissingTool.reason("zip and unzip", debianPackage: "zip unzip")))
+  func archiveThatLies() async throws {
+    let fixture = try await graded.value.fixture
+    let folder = fixture.submissions.appendingPathComponent("lies")
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("Chapters/01-Adder"), withIntermediateDirectories: true)
+    // Two files, each under the cap, together over it.
+    for name in ["Adder.swift", "More.swift"] {
+      try Data(count: 20 << 20).write(to: folder.appendingPathComponent("Chapters/01-Adder/\(name)"))
+    }
+    try fixture.run("zip", ["-qr", "lies.zip", "lies"], in: ".")
+    // The local header's and the central directory's sizes both say 30 bytes.
+    let archive = fixture.submissions.appendingPathComponent("lies.zip")
+    var bytes = [UInt8](try Data(contentsOf: archive))
+    func patch(signature: [UInt8], sizeOffset: Int) {
+      for index in 0..<(bytes.count - 4) where Array(bytes[index..<index + 4]) == signature {
+        bytes.replaceSubrange(index + sizeOffset..<index + sizeOffset + 4, with: [30, 0, 0, 0])
+      }
+    }
+    patch(signature: [0x50, 0x4B, 0x03, 0x04], sizeOffset: 22)
+    patch(signature: [0x50, 0x4B, 0x01, 0x02], sizeOffset: 24)
+    try Data(bytes).write(to: archive)
+    let course = try Workspace.locate(from: fixture.course)
+    #expect {
+      try Submission.load(archive.path, course: course, sandbox: Sandbox.current)
+    } throws: { error in
+      "\(error)".contains("unpacks to more than 32 MB, whatever its listing says")
+    }
+  }
+
   @Test("Names are unique, whatever their case, and never a class report's")
   func names() {
     #expect(

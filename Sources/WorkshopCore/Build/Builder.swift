@@ -43,6 +43,11 @@ public struct Builder: Sendable {
   /// (`WORKSHOP_RUNNER_TESTS=1`), which only `verify` runs: `swift test` and
   /// Xcode's ⌘U run the chapters and the kit's tests.
   public var runnerTests = false
+  /// The sandbox SwiftPM runs in, with only the scratch folder writable:
+  /// compiling and linking learner code runs it (see
+  /// ``Sandbox/build(_:_:environment:package:scratch:timeLimit:poll:)``).
+  /// Nil builds unsandboxed.
+  public var sandbox: Sandbox?
 
   public init(
     workspace: Workspace, variant: Variant, sanitizer: Sanitizer? = nil, leftOut: Set<Int> = [],
@@ -141,46 +146,24 @@ public struct Builder: Sendable {
           "\(folder)/\(name): a chapter is a library, so it cannot have main.swift. Rename the file.")
       }
     }
+    var sources: [String: String] = [:]
     for name in swift.sorted() {
-      let text = (try? String(contentsOf: workspace.url(folder + "/" + name), encoding: .utf8)) ?? ""
-      // A chapter whose checks the learner writes is a test target.
-      if !chapter.writesChecks, let line = Self.line(in: text, matching: Self.testingImport) {
-        problems.append(
-          "\(folder)/\(name):\(line): a chapter is app code and cannot import a testing library. Remove the import."
-        )
+      guard let text = try? String(contentsOf: workspace.url(folder + "/" + name), encoding: .utf8) else {
+        problems.append("\(folder)/\(name) is not UTF-8 text. Save it as UTF-8.")
+        continue
       }
-      if let line = Self.entryPointLine(in: text) {
-        problems.append(
-          "\(folder)/\(name):\(line): @main: a chapter is a library and the checks are its entry point. Remove @main."
-        )
-      }
+      sources[name] = text
+    }
+    for violation in chapter.attacksTheGrader ? [] : ChapterRules.violations(in: sources, of: chapter) {
+      problems.append(
+        "\(folder)/\(violation.path):\(violation.line): \(violation.reason). A chapter may not do this: remove it."
+      )
     }
     return problems.isEmpty ? nil : problems
   }
 
   /// Source files SwiftPM would compile as another language.
   static let otherLanguages: Set<String> = ["c", "cc", "cpp", "cxx", "c++", "m", "mm", "s", "asm"]
-
-  /// An import of a testing library: chapter code is app code, and one that
-  /// imports Swift Testing could cancel or skip the check that calls it.
-  nonisolated(unsafe) static let testingImport = /^\s*(?:@testable\s+)?import\s+(?:Testing|XCTest)\b/
-
-  /// The line of an `@main` attribute outside comments, if any.
-  static func entryPointLine(in text: String) -> Int? {
-    line(in: text, matching: /@main\b/)
-  }
-
-  /// The first line whose code (comments removed) matches `pattern`.
-  static func line(in text: String, matching pattern: Regex<Substring>) -> Int? {
-    // `\r\n` is one Character, so a file with Windows line ends would be one line.
-    let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(
-      separator: "\n", omittingEmptySubsequences: false)
-    for (index, line) in lines.enumerated() {
-      let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-      if code.contains(pattern) { return index + 1 }
-    }
-    return nil
-  }
 
   /// The chapters a failed build's errors belong to; when none of them names
   /// a chapter, the chapter that breaks the build is found by building
@@ -260,14 +243,37 @@ public struct Builder: Sendable {
     ]
     // Race reports need line numbers; plain builds skip debug info to link faster.
     arguments += sanitizer.map { ["--sanitize=\($0.rawValue)"] } ?? ["-Xswiftc", "-gnone"]
+    arguments += Self.linkerArguments
     let progress = self.progress
-    return try Subprocess.run(
-      "swift", arguments, environment: environment, timeout: 30 * 60,
-      poll: { output in
-        guard let progress, let step = Self.buildStep(in: output) else { return }
-        progress("Building \(step)")
-      })
+    let poll: (String) -> Void = { output in
+      guard let progress, let step = Self.buildStep(in: output) else { return }
+      progress("Building \(step)")
+    }
+    if let sandbox {
+      return try sandbox.build(
+        "swift", arguments + ["--manifest-cache", "local"], environment: environment, package: workspace.root,
+        scratch: scratchPath, timeLimit: 30 * 60, poll: poll)
+    }
+    return try Subprocess.run("swift", arguments, environment: environment, timeout: 30 * 60, poll: poll)
   }
+
+  /// The linker every build of the runner's links with, so that the quick
+  /// rebuild (``ChapterRebuild``), which runs the links SwiftPM planned,
+  /// links exactly as SwiftPM does: on Linux the toolchain's `ld.lld` when it
+  /// has one (it links the test product in half the time of `ld.gold`),
+  /// named in SwiftPM's plan; elsewhere the platform's default.
+  static let linkerArguments: [String] = {
+    #if os(Linux)
+      guard let swift = Subprocess.executable(named: "swift") else { return [] }
+      let folder = URL(fileURLWithPath: ChapterRebuild.realPath(swift)).deletingLastPathComponent()
+      guard FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("ld.lld").path) else {
+        return []
+      }
+      return ["-Xswiftc", "-use-ld=lld"]
+    #else
+      return []
+    #endif
+  }()
 
   /// Removes what SwiftPM compiled for `modules`, so that it compiles them
   /// again. It keeps the files SwiftPM's plan writes (the output file map and

@@ -18,7 +18,8 @@ import Synchronization
 /// 1. the chapter's module, compiled whole (a changed file whose date did not
 ///    change, to the second, is compiled all the same);
 /// 2. the chapter's checks, only when the chapter's interface changed;
-/// 3. the test product, linked again in place.
+/// 3. the test product, linked again in place, with the linker and options
+///    SwiftPM planned (see ``Builder/linkerArguments``).
 ///
 /// Anything else (a file added or removed, a checks or manifest change, a
 /// chapter left out of the last build, another build running in the same
@@ -29,11 +30,16 @@ public struct ChapterRebuild: Sendable {
   public var workspace: Workspace
   public var variant: Variant
   public var environment: [String: String]
+  /// The sandbox the compiler and linker jobs run in, as SwiftPM's builds
+  /// do (see ``Builder/sandbox``); nil runs them unsandboxed.
+  public var sandbox: Sandbox?
 
-  public init(workspace: Workspace, variant: Variant, environment: [String: String]) {
+  public init(workspace: Workspace, variant: Variant, environment: [String: String], sandbox: Sandbox? = nil)
+  {
     self.workspace = workspace
     self.variant = variant
     self.environment = environment
+    self.sandbox = sandbox
   }
 
   public enum Outcome: Sendable {
@@ -298,7 +304,7 @@ public struct ChapterRebuild: Sendable {
       let tool = URL(fileURLWithPath: job[0]).lastPathComponent
       if tool == "clang" || tool == "clang++" {
         guard let inner = jobs(job), !inner.isEmpty else { return nil }
-        expanded += inner.map { Self.fasterLinker($0, beside: job[0]) }
+        expanded += inner
       } else {
         expanded.append(job)
       }
@@ -306,23 +312,13 @@ public struct ChapterRebuild: Sendable {
     return expanded
   }
 
-  /// On Linux, the toolchain's own `ld.lld` instead of `ld.gold`: it takes
-  /// the same arguments and links the test product in half the time. If it
-  /// fails, the planned link runs as it is (see ``link(_:)``).
-  static func fasterLinker(_ job: [String], beside clang: String) -> [String] {
-    #if os(Linux)
-      let lld = URL(fileURLWithPath: clang).deletingLastPathComponent().appendingPathComponent("ld.lld").path
-      guard let linker = job.first, URL(fileURLWithPath: linker).lastPathComponent == "ld.gold",
-        FileManager.default.isExecutableFile(atPath: lld)
-      else { return job }
-      return [lld] + job.dropFirst()
-    #else
-      return job
-    #endif
-  }
-
   private func run(_ arguments: [String]) throws -> ProcessOutcome {
     guard let executable = arguments.first else { throw GradingError(description: "an empty command") }
+    if let sandbox {
+      return try sandbox.build(
+        executable, Array(arguments.dropFirst()), environment: environment, package: workspace.root,
+        scratch: workspace.scratchPath(for: variant), timeLimit: 300)
+    }
     return try Subprocess.run(
       executable, Array(arguments.dropFirst()), environment: environment, timeout: 300)
   }

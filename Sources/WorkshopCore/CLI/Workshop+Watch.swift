@@ -126,7 +126,8 @@ struct WatchLoop {
       var build: Build
       if quick, chapters.count == 1, let last = self.build {
         let rebuild = ChapterRebuild(
-          workspace: workspace, variant: variant, environment: Grader.childEnvironment)
+          workspace: workspace, variant: variant, environment: Grader.childEnvironment,
+          sandbox: grader.buildSandbox)
         switch rebuild.rebuild(chapters[0], after: last) {
         case .built(let rebuilt, let checksRebuilt):
           build = rebuilt

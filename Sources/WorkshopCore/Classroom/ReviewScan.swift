@@ -82,92 +82,30 @@ public enum ReviewScan {
     return flags
   }
 
-  /// The lines of `text` with comments removed and string literals emptied,
-  /// so that a word in a comment or a message is not a finding.
+  /// The lines of `text` as code: its tokens (``SwiftTokens``), comments
+  /// left out and string literals emptied, so that a word in a comment or a
+  /// message is not a finding, while the code in an interpolation is.
   static func code(of text: String) -> [String] {
-    var lines: [String] = []
-    var current = ""
-    var inBlockComment = 0
-    var inString = false
-    var multiline = false
-    let characters = Array(text)
-    var index = 0
-    func peek(_ offset: Int) -> Character? {
-      index + offset < characters.count ? characters[index + offset] : nil
+    let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
+    var lines = [String](repeating: "", count: max(lineCount, 1))
+    var lastLine = 0
+    var gluesNext = false
+    for token in SwiftTokens.read(text) {
+      let index = min(token.line, lines.count) - 1
+      let spelled: String
+      switch token.kind {
+      case .identifier, .number, .punctuation: spelled = token.text
+      case .attribute: spelled = "@" + token.text
+      case .pound: spelled = "#" + token.text
+      case .string: spelled = "\"\""
+      case .regexLiteral: spelled = token.text
+      }
+      // `a.b` stays one word, as the patterns expect.
+      let glued = gluesNext || token.text == "." || lines[index].isEmpty || index != lastLine
+      lines[index] += (glued ? "" : " ") + spelled
+      gluesNext = token.text == "."
+      lastLine = index
     }
-    while index < characters.count {
-      let character = characters[index]
-      if character == "\n" {
-        lines.append(current)
-        current = ""
-        if inString && !multiline { inString = false }
-        index += 1
-        continue
-      }
-      if inBlockComment > 0 {
-        if character == "*", peek(1) == "/" {
-          inBlockComment -= 1
-          index += 2
-        } else if character == "/", peek(1) == "*" {
-          inBlockComment += 1
-          index += 2
-        } else {
-          index += 1
-        }
-        continue
-      }
-      if inString {
-        if character == "\\" {
-          // An interpolation is code: keep it, so `"\(getenv("X"))"` is seen.
-          if peek(1) == "(" {
-            current += "\\("
-            index += 2
-            var depth = 1
-            while index < characters.count, depth > 0, characters[index] != "\n" {
-              if characters[index] == "(" { depth += 1 }
-              if characters[index] == ")" { depth -= 1 }
-              current.append(characters[index])
-              index += 1
-            }
-            continue
-          }
-          index += 2
-          continue
-        }
-        if multiline, character == "\"", peek(1) == "\"", peek(2) == "\"" {
-          inString = false
-          multiline = false
-          current += "\"\"\""
-          index += 3
-          continue
-        }
-        if !multiline, character == "\"" {
-          inString = false
-          current += "\""
-        }
-        index += 1
-        continue
-      }
-      if character == "/", peek(1) == "/" {
-        while index < characters.count, characters[index] != "\n" { index += 1 }
-        continue
-      }
-      if character == "/", peek(1) == "*" {
-        inBlockComment = 1
-        index += 2
-        continue
-      }
-      if character == "\"" {
-        inString = true
-        multiline = peek(1) == "\"" && peek(2) == "\""
-        current += multiline ? "\"\"\"" : "\""
-        index += multiline ? 3 : 1
-        continue
-      }
-      current.append(character)
-      index += 1
-    }
-    lines.append(current)
     return lines
   }
 }

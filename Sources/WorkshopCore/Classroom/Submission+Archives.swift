@@ -63,15 +63,44 @@ extension Submission {
     let target = try TemporaryFolder.shared.makeFolder("submission")
     let copy = target.appendingPathComponent(".workshop-archive")
     try FileManager.default.copyItem(at: archive, to: copy)
-    let command = TestLauncher.Command(
-      executable: executable, arguments: tool.arguments(copy.path, target.path),
-      environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C"])
-    let outcome: ProcessOutcome
-    if let sandbox {
+    var environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C", "WORKSHOP_TARGET": target.path]
+    let tooBig = Problem(
+      description:
+        "\(archive.lastPathComponent) unpacks to more than \(archiveLimits.bytes >> 20) MB, whatever its listing says; not unpacked"
+    )
+    var outcome: ProcessOutcome
+    if var sandbox {
+      // Unpacked first into the sandbox's private /tmp, whose size is the
+      // cap: the bytes really written are counted, not those the listing
+      // states. Only then copied to the folder the grader reads.
+      sandbox.limits.temporaryFiles = archiveLimits.bytes + (1 << 20)
+      sandbox.limits.fileSize = archiveLimits.bytes
+      let command = TestLauncher.Command(
+        executable: "/bin/sh",
+        arguments: [
+          "-c", #"mkdir /tmp/unpacked && "$0" "$@" && cp -R /tmp/unpacked/. "$WORKSHOP_TARGET""#, executable,
+        ] + tool.arguments(copy.path, "/tmp/unpacked"),
+        environment: environment)
       outcome = try sandbox.run(command, shared: target, timeLimit: unpackTimeLimit)
+      if !outcome.succeeded,
+        ["No space left on device", "disk full", "File size limit exceeded"].contains(where: outcome.standardError.contains)
+      {
+        try? FileManager.default.removeItem(at: target)
+        throw tooBig
+      }
     } else {
+      // Without a sandbox (macOS), each file is capped as it is written and
+      // the total counted after: a bound, not the sandbox's exact one.
+      environment["WORKSHOP_BLOCKS"] = String(archiveLimits.bytes / 512)
       outcome = try Subprocess.run(
-        command.executable, command.arguments, environment: command.environment, timeout: unpackTimeLimit)
+        "/bin/sh",
+        ["-c", #"ulimit -f "$WORKSHOP_BLOCKS" && exec "$0" "$@""#, executable]
+          + tool.arguments(copy.path, target.path),
+        environment: environment, timeout: unpackTimeLimit)
+      if folderSize(target) > archiveLimits.bytes {
+        try? FileManager.default.removeItem(at: target)
+        throw tooBig
+      }
     }
     try? FileManager.default.removeItem(at: copy)
     guard outcome.succeeded else {
@@ -88,7 +117,21 @@ extension Submission {
     return target
   }
 
-  /// The most Swift an archive may unpack, in bytes and in files: a whole
+  /// The total size of the regular files under `folder`, in bytes.
+  static func folderSize(_ folder: URL) -> Int {
+    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return 0 }
+    var total = 0
+    for case let path as String in enumerator {
+      let attributes = try? FileManager.default.attributesOfItem(
+        atPath: folder.appendingPathComponent(path).path)
+      if attributes?[.type] as? FileAttributeType == .typeRegular {
+        total += (attributes?[.size] as? NSNumber)?.intValue ?? 0
+      }
+    }
+    return total
+  }
+
+  /// The most an archive may unpack, in bytes, and Swift files: a whole
   /// course is under a megabyte.
   static let archiveLimits = (bytes: 32 << 20, files: 5_000)
 

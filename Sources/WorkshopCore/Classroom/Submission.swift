@@ -108,6 +108,19 @@ public struct Submission: Sendable {
         let scanned = ReviewScan.scan(["Chapters/\(chapter.folder)/\(path)": text])
         submission.flags += scanned
       }
+      // What the chapter may not contain: it is not built, and scores nothing.
+      let violations = ChapterRules.violations(in: sources, of: chapter)
+      let refused = Set(violations.map { "Chapters/\(chapter.folder)/\($0.path):\($0.line)" })
+      submission.flags.removeAll { refused.contains($0.location) }
+      for violation in violations {
+        let lines = sources[violation.path]?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+        let line = violation.line - 1 < lines.count ? lines[violation.line - 1] : ""
+        submission.flags.append(
+          ReviewScan.Flag(
+            location: "Chapters/\(chapter.folder)/\(violation.path):\(violation.line)",
+            reason: violation.reason + " (not built: scores nothing)",
+            code: String(line.trimmingCharacters(in: .whitespaces).prefix(120))))
+      }
       submission.chapters[chapter.number] = sources
     }
     // Everything else, summarised by top folder: a .build can hold 100,000 files.

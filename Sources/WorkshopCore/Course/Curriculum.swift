@@ -52,6 +52,11 @@ public struct Curriculum: Codable, Sendable, Equatable {
     /// The chapter's files as the course ships them: the content hash of each
     /// file in its `Chapters/` folder, by name (see ``Starters``).
     public var starter: [String: String]
+    /// Set only in the runner's own fixtures: the chapter's code attacks the
+    /// grader on purpose, with what ``ChapterRules`` refuses, so that the
+    /// defenses behind the rules (the sandbox, the stream's checks, the
+    /// run's witness) are each tested on their own.
+    public var attacksTheGrader: Bool = false
 
     public init(
       number: Int, name: String, title: String, summary: String, files: [String],
@@ -76,7 +81,7 @@ public struct Curriculum: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
       case number, name, title, summary, files, hints, starterFails, raceChecked, starterRaces, component
-      case pointsPerCheck, starter, exercises
+      case pointsPerCheck, starter, exercises, attacksTheGrader
     }
 
     public init(from decoder: any Decoder) throws {
@@ -95,6 +100,7 @@ public struct Curriculum: Codable, Sendable, Equatable {
         pointsPerCheck: try container.decodeIfPresent(Double.self, forKey: .pointsPerCheck) ?? 1,
         starter: try container.decodeIfPresent([String: String].self, forKey: .starter) ?? [:],
         exercises: try container.decodeIfPresent([Exercise].self, forKey: .exercises) ?? [])
+      attacksTheGrader = try container.decodeIfPresent(Bool.self, forKey: .attacksTheGrader) ?? false
     }
 
     /// The chapter's exercises: those listed, or the chapter itself as one.

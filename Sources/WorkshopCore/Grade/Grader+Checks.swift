@@ -240,11 +240,12 @@ extension Grader {
     }
     let build: Build
     do {
-      build = try Builder(
+      var builder = Builder(
         workspace: copy.workspace, variant: .chapters,
         leftOut: Set(workspace.curriculum.chapters.map(\.number)),
-        environment: copy.environment(Self.childEnvironment), progress: progress
-      ).build()
+        environment: copy.environment(Self.childEnvironment), progress: progress)
+      builder.sandbox = sandbox
+      build = try builder.build()
     } catch {
       let reason = "the versions did not build: \(firstLine(of: "\(error)"))"
       return Dictionary(uniqueKeysWithValues: graded.map { ($0.name, .failure(VariantError(reason))) })

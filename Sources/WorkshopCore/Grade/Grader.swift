@@ -57,6 +57,13 @@ public struct Grader: Sendable {
     return sandbox
   }
 
+  /// The sandbox builds run in: the checks' own, for the learner's code
+  /// (compiling and linking it runs it), none for the course's solutions,
+  /// whose build holds the runner's own tests.
+  public var buildSandbox: Sandbox? {
+    variant == .chapters ? sandbox : nil
+  }
+
   /// Where the versions of components that learners' checks are graded
   /// against are written down: checks run where they cannot read them.
   var hiddenFromChecks: [String] {
@@ -90,21 +97,33 @@ public struct Grader: Sendable {
     self.progress = progress
   }
 
-  /// The environment builds and checks start from: this process's, with the
-  /// runner's own temporary folder, and without the dynamic loader's paths
-  /// (Xcode sets those to its build folder when it runs the `workshop`
-  /// scheme; the test launcher sets the ones the checks need).
+  /// The environment builds and checks start from: only the variables the
+  /// toolchain needs, taken from this process's, and the runner's own
+  /// temporary folder. Nothing else of the shell that started the runner (a
+  /// token, a password, the dynamic loader's paths Xcode sets for the
+  /// `workshop` scheme) reaches learner code; the test launcher adds what
+  /// the checks need.
   static var childEnvironment: [String: String] {
-    var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("DYLD_") }
+    var environment = ProcessInfo.processInfo.environment.filter { passedVariables.contains($0.key) }
     environment["TMPDIR"] = TemporaryFolder.shared.url.path
     return environment
   }
+
+  /// The variables of the runner's environment that builds and checks get:
+  /// where the toolchain is (`PATH`; on macOS, Xcode's choice of developer
+  /// folder, toolchain and SDK), its caches (`HOME`), the text encoding, and
+  /// the kit's own setting for slow machines.
+  static let passedVariables: Set<String> = [
+    "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "DEVELOPER_DIR", "TOOLCHAINS", "SDKROOT",
+    "WORKSHOP_HANG_BOUND", "WORKSHOP_NO_SANDBOX",
+  ]
 
   /// Builds the variant with its checks (see ``Builder``).
   public func build(force: Bool = false) throws -> Build {
     var builder = Builder(
       workspace: workspace, variant: variant, environment: Self.childEnvironment, progress: progress)
     builder.runnerTests = runnerTests
+    builder.sandbox = buildSandbox
     return try builder.build(force: force)
   }
 
@@ -112,17 +131,15 @@ public struct Grader: Sendable {
   /// `raceChecked`, in a scratch folder of their own (see ``Builder``).
   public func raceBuild() throws -> Build {
     let leftOut = Set(workspace.curriculum.chapters.filter { !$0.raceChecked }.map(\.number))
-    return try Builder(
+    var builder = Builder(
       workspace: workspace, variant: variant, sanitizer: .thread, leftOut: leftOut,
-      environment: Self.childEnvironment, progress: progress
-    )
-    .build()
+      environment: Self.childEnvironment, progress: progress)
+    builder.sandbox = buildSandbox
+    return try builder.build()
   }
 
   /// Grades every chapter (or those given) and returns their reports in course order.
   public func grade(_ chapters: [Curriculum.Chapter]? = nil) throws -> [ChapterReport] {
-    // Finding the sandbox starts one: do it while SwiftPM builds.
-    if case .automatic = isolation { Thread.detachNewThread { _ = Sandbox.current } }
     return try run(chapters ?? workspace.curriculum.chapters, build: try build())
   }
 

@@ -73,37 +73,52 @@ public struct Sandbox: Sendable, Equatable {
   /// The command that runs `command` in the sandbox, with `shared` (holding
   /// the event stream) the only folder it may write besides its own `/tmp`.
   func wrap(_ command: TestLauncher.Command, shared: URL) -> TestLauncher.Command {
+    wrap(command, writable: [shared], reaching: [command.executable], temporaryFolder: "/tmp")
+  }
+
+  /// The command that runs `command` in the sandbox, with `writable` the
+  /// only folders it may write besides its own `/tmp`, `reaching` the paths
+  /// its user must be able to read (the program, the package it builds), and
+  /// `TMPDIR` set to `temporaryFolder`.
+  func wrap(
+    _ command: TestLauncher.Command, writable: [URL], reaching: [String], temporaryFolder: String
+  ) -> TestLauncher.Command {
     var arguments = [
       "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
       "--perms", "1777", "--size", String(limits.temporaryFiles), "--tmpfs", "/tmp",
+      // The host's sockets (a container engine's among them) are out of reach.
+      "--tmpfs", "/run",
     ]
     // A checkout under /tmp stays visible, read-only, in the private /tmp.
-    let visible = Self.topFolderInTmp(command.executable)
-    if let visible { arguments += ["--ro-bind", visible, visible] }
-    // Folders bubblewrap makes in the private /tmp for the shared one would be
-    // private to root: make them readable.
-    var ancestors: [String] = []
-    var folder = shared.deletingLastPathComponent()
-    while folder.path.hasPrefix("/tmp/"), folder.path != visible,
-      !folder.path.hasPrefix((visible ?? "\0") + "/")
-    {
-      ancestors.insert(folder.path, at: 0)
-      folder.deleteLastPathComponent()
+    let visible = Array(Set(reaching.compactMap(Self.topFolderInTmp))).sorted()
+    for folder in visible { arguments += ["--ro-bind", folder, folder] }
+    func isVisible(_ path: String) -> Bool {
+      visible.contains { path == $0 || path.hasPrefix($0 + "/") }
     }
-    for ancestor in ancestors { arguments += ["--perms", "0755", "--dir", ancestor] }
+    // Folders bubblewrap makes in the private /tmp for the writable ones
+    // would be private to root: make them readable.
+    var ancestors: [String] = []
+    for shared in writable {
+      var folder = shared.deletingLastPathComponent()
+      while folder.path.hasPrefix("/tmp/"), !isVisible(folder.path) {
+        if !ancestors.contains(folder.path) { ancestors.append(folder.path) }
+        folder.deleteLastPathComponent()
+      }
+    }
+    for ancestor in ancestors.sorted() { arguments += ["--perms", "0755", "--dir", ancestor] }
     for folder in hidden where FileManager.default.fileExists(atPath: folder) {
       arguments += ["--tmpfs", folder]
     }
+    for shared in writable { arguments += ["--bind", shared.path, shared.path] }
     arguments += [
-      "--bind", shared.path, shared.path,
       "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-      "--die-with-parent", "--new-session", "--setenv", "TMPDIR", "/tmp",
+      "--die-with-parent", "--new-session", "--setenv", "TMPDIR", temporaryFolder,
       "--",
     ]
     // Root's processes are never limited in number: run as nobody, when
-    // nobody can reach the test product (not in a checkout under /root).
+    // nobody can reach what it runs and reads (not in a checkout under /root).
     let processLimit: Int
-    if getuid() == 0, Self.othersCanRun(command.executable) {
+    if switchesUser(reaching: reaching) {
       arguments += [
         "setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--no-new-privs",
         "--bounding-set", "-all", "--",
@@ -123,6 +138,12 @@ public struct Sandbox: Sendable, Equatable {
       executable: bubblewrap, arguments: arguments + command.arguments, environment: command.environment)
   }
 
+  /// Whether a sandboxed process started as root runs as ``user``: when
+  /// that user can reach everything in `reaching`.
+  func switchesUser(reaching: [String]) -> Bool {
+    getuid() == 0 && reaching.allSatisfy(Self.othersCanRun)
+  }
+
   /// Runs `command` in the sandbox, with `shared` the folder it may write in,
   /// and reports how the sandboxed process itself ended.
   ///
@@ -134,7 +155,16 @@ public struct Sandbox: Sendable, Equatable {
     _ command: TestLauncher.Command, shared: URL, timeLimit: Double, tick: (() -> Void)? = nil
   ) throws -> ProcessOutcome {
     share(shared)
-    let wrapped = wrap(command, shared: shared)
+    return try run(wrapped: wrap(command, shared: shared), timeLimit: timeLimit, tick: tick)
+  }
+
+  /// Runs a command ``wrap(_:writable:reaching:temporaryFolder:)`` made and
+  /// reports how the sandboxed process itself ended (see
+  /// ``run(_:shared:timeLimit:tick:)``).
+  func run(
+    wrapped: TestLauncher.Command, timeLimit: Double, poll: ((String) -> Void)? = nil,
+    tick: (() -> Void)? = nil
+  ) throws -> ProcessOutcome {
     // Outside the shared folder, where code under test cannot replace it.
     let info = TemporaryFolder.shared.url.appendingPathComponent("sandbox-\(UUID().uuidString).json")
     var initProcess: pid_t?
@@ -159,7 +189,7 @@ public struct Sandbox: Sendable, Equatable {
     }
     var outcome = try Subprocess.run(
       wrapped.executable, ["--info-fd", "3"] + wrapped.arguments, environment: wrapped.environment,
-      timeout: timeLimit,
+      timeout: timeLimit, poll: poll,
       tick: {
         readInit()
         tick?()
@@ -191,8 +221,8 @@ public struct Sandbox: Sendable, Equatable {
   /// The user sandboxed processes run as when the grader is root.
   static let nobody = 65534
 
-  /// Whether another user can run the executable at `path`, through every folder above it.
-  private static func othersCanRun(_ path: String) -> Bool {
+  /// Whether another user can read and run (or list) `path`, through every folder above it.
+  static func othersCanRun(_ path: String) -> Bool {
     var url = URL(fileURLWithPath: path)
     func mode(_ url: URL) -> Int {
       ((try? FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions]) as? NSNumber)?

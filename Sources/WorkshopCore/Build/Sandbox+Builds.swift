@@ -1,0 +1,72 @@
+import Foundation
+
+extension Sandbox {
+  /// The limits a sandboxed build runs under: the compiler needs more
+  /// address space, time and file size than a test process, and as much
+  /// temporary room as the toolchain writes.
+  static let buildLimits = Limits(
+    memory: .max, processes: 1024 + 256 * ProcessInfo.processInfo.activeProcessorCount,
+    fileSize: 4 << 30, temporaryFiles: 1 << 30)
+
+  /// Runs a build's tool (SwiftPM, or one compiler or linker job of a quick
+  /// rebuild) in the sandbox.
+  ///
+  /// Compiling and linking learner code is running it: a file can carry
+  /// linker options, and a linker can be made to run a program. So the tool
+  /// runs where only `scratch`, the build's own folder, is writable; the
+  /// package it reads (`package`), the toolchain and the rest of the machine
+  /// are read-only, the folders in ``hidden`` empty, the network and the
+  /// host's sockets out of reach. As root it runs as ``user``, who is given
+  /// `scratch`. `HOME` is a folder of the scratch folder's, so SwiftPM's
+  /// caches stay with the build they belong to.
+  ///
+  /// ```swift
+  /// let outcome = try sandbox.build(
+  ///   "swift", ["build", "--package-path", copy.path, "--scratch-path", scratch.path],
+  ///   environment: Grader.childEnvironment, package: copy, scratch: scratch, timeLimit: 1800)
+  /// ```
+  func build(
+    _ tool: String, _ arguments: [String], environment: [String: String], package: URL, scratch: URL,
+    timeLimit: Double, poll: ((String) -> Void)? = nil
+  ) throws -> ProcessOutcome {
+    // A tool is looked up here, never in a folder the build can write.
+    guard let executable = tool.contains("/") ? tool : Subprocess.executable(named: tool) else {
+      throw GradingError(description: "\(tool) is not installed (not in PATH)")
+    }
+    guard !executable.hasPrefix(package.path + "/"), !executable.hasPrefix(scratch.path + "/") else {
+      throw GradingError(description: "\(executable) is inside the build's own folders: it is not run")
+    }
+    var sandbox = self
+    sandbox.limits = Self.buildLimits
+    // The package's own folders stay: a build of versions of a component
+    // reads them, while a check must not.
+    sandbox.hidden = hidden.filter { !($0 == package.path || $0.hasPrefix(package.path + "/")) }
+    let home = scratch.appendingPathComponent("home")
+    let temporary = SwiftPMLock.temporaryFolder(of: scratch)
+    for folder in [home, temporary] {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+    let reaching = [executable, package.path]
+    if sandbox.switchesUser(reaching: reaching) {
+      // The whole folder once; its temporary folders (where the runner
+      // makes SwiftPM's lock file) every time.
+      let owner =
+        (try? FileManager.default.attributesOfItem(atPath: scratch.path)[.ownerAccountID]) as? NSNumber
+      let folders = owner?.intValue == user ? [home, temporary] : [scratch]
+      let given = try Subprocess.run(
+        "/bin/chown", ["-R", "\(user):\(user)"] + folders.map(\.path), environment: Grader.childEnvironment,
+        timeout: 300)
+      guard given.succeeded else {
+        throw GradingError(
+          description: "could not give the build folder to the sandbox's user: \(given.standardError)")
+      }
+    }
+    var environment = environment
+    environment["HOME"] = home.path
+    let command = TestLauncher.Command(executable: executable, arguments: arguments, environment: environment)
+    return try sandbox.run(
+      wrapped: sandbox.wrap(
+        command, writable: [scratch], reaching: reaching, temporaryFolder: temporary.path),
+      timeLimit: timeLimit, poll: poll)
+  }
+}

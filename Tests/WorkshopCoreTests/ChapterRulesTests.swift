@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+@testable import WorkshopCore
+
+@Suite("Reading Swift as the compiler does")
+struct SwiftTokensTests {
+  /// The identifiers of `source`, in order.
+  func names(_ source: String) -> [String] {
+    SwiftTokens.read(source).filter { $0.kind == .identifier }.map(\.text)
+  }
+
+  @Test(
+    "Comments and string text are not code; interpolations are",
+    arguments: [
+      (#"let s = "exit(0)"; go()"#, ["let", "s", "go"]),
+      ("/* a /* nested */ exit() */ go()", ["go"]),
+      ("// exit()\ngo()", ["go"]),
+      (#"print("\(getenv("X"))")"#, ["print", "getenv"]),
+      (##"let s = #"\"#; exit(1)"##, ["let", "s", "exit"]),
+      (##"let s = #"a \#(exit(1)) \(no)"#"##, ["let", "s", "exit"]),
+      (###"let s = ##"a "# \#(no) \##(exit(1))"##"###, ["let", "s", "exit"]),
+      ("let s = \"\"\"\n  exit(0) \"quoted\" \\(go())\n  \"\"\"\nrun()", ["let", "s", "go", "run"]),
+      ("`exit`(0)", ["exit"]),
+      ("let s = \"unterminated\nexit(0)", ["let", "s", "exit"]),
+    ])
+  func codeOnly(source: String, expected: [String]) {
+    #expect(names(source) == expected)
+  }
+
+  @Test("Attributes and # keywords are read with their line")
+  func attributes() {
+    let tokens = SwiftTokens.read("import Foundation\n@`_cdecl`(\"x\")\nfunc f() { #file }")
+    #expect(tokens.contains(SwiftTokens.Token(kind: .attribute, text: "_cdecl", line: 2)))
+    #expect(tokens.contains(SwiftTokens.Token(kind: .pound, text: "file", line: 3)))
+  }
+
+  @Test(
+    "A slash that could open a regex literal is its own token; a division is not",
+    arguments: [
+      ("let r = /\"/; exit(0)", true),
+      ("let r = #/a/#", true),
+      ("f(/a/)", true),
+      ("let x = a / b", false),
+      ("let x = a/b", false),
+      ("x /= 2", false),
+      ("let x = (a) / 2", false),
+    ])
+  func regex(source: String, opens: Bool) {
+    #expect(SwiftTokens.read(source).contains { $0.kind == .regexLiteral } == opens)
+  }
+}
+
+@Suite("What a chapter may contain")
+struct ChapterRulesTests {
+  let chapter = Curriculum.Chapter(
+    number: 4, name: "DebouncedSearch", title: "T", summary: "", files: [], hints: [], starterFails: [])
+
+  func reasons(_ source: String) -> [String] {
+    ChapterRules.violations(in: ["Code.swift": source], of: chapter).map(\.description)
+  }
+
+  @Test(
+    "Code that reaches the toolchain, the process image or its surroundings is refused, with its line",
+    arguments: [
+      // Linker options and load-time constructors.
+      ("@section(\".swift1_autolink_entries\") @used\nlet options = (0x2D, 0x42)", 2),
+      ("@_section(\".init_array\") @_used let start: @convention(c) () -> Void = { }", 2),
+      ("@c func fwrite() {}", 1),
+      ("@_cdecl(\"fwrite\") public func replaced() {}", 1),
+      ("@`_silgen_name`(\"swift_task_create\") func create()", 1),
+      ("@_dynamicReplacement(for: value) func forged() -> Int { 2 }", 1),
+      ("@main struct App { static func main() {} }", 1),
+      // The process and its surroundings, however they are spelled.
+      ("func f() { Glibc.exit(0) }", 1),
+      ("func f() { Foundation.exit(0) }", 1),
+      ("func f() { let stop = exit; stop(0) }", 1),
+      ("func exit() {}\nfunc f() { exit(0) }", 1),
+      ("let token = String(cString: getenv(\"SECRET_TOKEN\"))", 1),
+      ("let all = ProcessInfo.processInfo.environment", 1),
+      ("let path = CommandLine.arguments[1]", 1),
+      ("func f() { _ = write(5, \"{}\", 2) }", 1),
+      ("let data = try? Data(contentsOf: URL(fileURLWithPath: \"/proc/self/cmdline\"))", 1),
+      ("let handle = dlopen(nil, 0)", 1),
+      ("print(\"\\(getenv(\"HOME\")!)\")", 1),
+      ("let s = #\"\\\"#; let t = getenv(\"X\")", 1),
+      // Imports.
+      ("public import Testing", 1),
+      ("@testable import XCTest", 1),
+      ("import Glibc", 1),
+      ("import func Darwin.exit", 1),
+      ("import Foundation\nimport Dispatch\nimport SwiftGlibc", 1),
+      // A pattern the scan cannot read past.
+      ("let r = /\"/; let t = 1", 1),
+    ])
+  func refused(source: String, count: Int) {
+    let found = reasons(source)
+    #expect(found.count >= count, "\(found)")
+    #expect(found.allSatisfy { $0.hasPrefix("Code.swift:") })
+  }
+
+  @Test(
+    "Honest code is accepted, whatever its comments, strings and names say",
+    arguments: [
+      "import Foundation\nimport Synchronization\n// exit() and getenv are not called here\nfunc f() {}",
+      "let message = \"call exit(0) and @_cdecl here\"",
+      "enum Step { case exit, open }\nlet s = Step.exit\nswitch s { case .exit: break; case .open: break }",
+      "actor Log { func write(_ line: String) {}\n func add() { self.write(\"a\") } }",
+      "func f(signal: Int) { let signal = signal + 1; print(signal) }",
+      "let x = 6 / 2\nvar y = 8\ny /= 2",
+      "@MainActor final class Model { nonisolated func go() async {}\n @concurrent func run() async {} }",
+      "@discardableResult func f() -> Int { 1 }\n@Sendable func g() {}\n@TaskLocal static var id = 0",
+      "let values = [1, 2].map { $0 / 2 }",
+    ])
+  func accepted(source: String) {
+    #expect(reasons(source).isEmpty)
+  }
+
+  @Test("A chapter whose checks the learner writes may import the testing library, the kit and its component")
+  func checksChapter() {
+    var checks = chapter
+    checks.component = "SignupForm"
+    let source = "import Testing\nimport ConcurrencyTestKit\n@testable import SignupForm\nimport Glibc"
+    let found = ChapterRules.violations(in: ["Checks.swift": source], of: checks)
+    #expect(found.map(\.line) == [4])
+  }
+
+  /// The repository's root, from this file's path.
+  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  @Test("Every starter and solution of the course keeps the rules")
+  func course() throws {
+    let curriculum = try Curriculum.load(from: Self.repository.appendingPathComponent("curriculum.json"))
+    for chapter in curriculum.chapters {
+      for root in ["Chapters", "Solutions"] {
+        let folder = Self.repository.appendingPathComponent("\(root)/\(chapter.folder)")
+        let sources = try GradingCopy.swiftSources(in: folder)
+        #expect(!sources.isEmpty, "\(root)/\(chapter.folder)")
+        let found = ChapterRules.violations(in: sources, of: chapter)
+        #expect(found.isEmpty, "\(root)/\(chapter.folder): \(found)")
+      }
+    }
+  }
+}
