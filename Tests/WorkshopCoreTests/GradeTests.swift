@@ -181,7 +181,11 @@ struct GradeTests {
   func flagged() async throws {
     let flagged = try await results("flagged")
     #expect(flagged.output.contains("Needs review"))
-    #expect(flagged.output.contains("Chapters/01-Adder/Adder.swift:3: reads or changes the environment"))
+    #expect(
+      flagged.output.contains(
+        "Chapters/01-Adder/Adder.swift:3: getenv reads or changes the process's arguments or environment (not built: scores nothing)"
+      ))
+    #expect(!passing(flagged).contains { $0.hasPrefix("01 ") })
     #expect(!flagged.output.contains("Adder.swift:2"), "a comment is not a finding")
     #expect(
       flagged.output.contains("Chapters/02-Greeter/Solved.swift (a link or not a regular file: not followed)")
@@ -272,6 +276,55 @@ struct GradeTests {
     let (grades, _) = try grader.grade(paths, names: ["flagged", "starter", "tampered"]) { _, _ in }
     // The flagged one's chapter 02 is the starter's, byte for byte: not shared.
     #expect(grades.map(\.reused) == [0, 0, 2])
+  }
+
+  @Test(
+    "An attacker's submission scores nothing, leaks nothing and changes nothing for the next one, graded in the same copy"
+  )
+  func attackThenVictim() async throws {
+    let fixture = try await graded.value.fixture
+    // Linker options in a section, and the grader's environment read back.
+    try fixture.copy("Chapters", to: "attacker/Chapters")
+    try fixture.write(
+      """
+      @section(".swift1_autolink_entries") @used
+      let options: (UInt8, UInt8, UInt8) = (0x2D, 0x42, 0x00)
+      public func add(_ a: Int, _ b: Int) -> Int { a + b }
+      """, to: "attacker/Chapters/01-Adder/Adder.swift")
+    try fixture.write(
+      """
+      import Foundation
+      public func greet(_ name: String) -> String { "Hello, " + String(cString: getenv("WORKSHOP_TEST_SECRET")!) }
+      """, to: "attacker/Chapters/02-Greeter/Greeter.swift")
+    // The starters, each with a blank line added.
+    try fixture.copy("Chapters", to: "victim/Chapters")
+    for path in ["01-Adder/Adder.swift", "02-Greeter/Greeter.swift"] {
+      let url = fixture.submissions.appendingPathComponent("victim/Chapters/" + path)
+      try (String(contentsOf: url, encoding: .utf8) + "\n").write(to: url, atomically: true, encoding: .utf8)
+    }
+    setenv("WORKSHOP_TEST_SECRET", "s3cr3t-token", 1)
+    defer { unsetenv("WORKSHOP_TEST_SECRET") }
+    let course = try Workspace.locate(from: fixture.course)
+    let grader = ClassGrader(course: course, jobs: 1, timeLimit: 20, sandbox: Sandbox.current)
+    let paths = ["attacker", "victim"].map { fixture.submissions.appendingPathComponent($0).path }
+    let (grades, _) = try grader.grade(paths, names: ["attacker", "victim"]) { _, _ in }
+    let attacker = grades[0]
+    #expect(attacker.reports.allSatisfy { $0.checks.allSatisfy { $0.status != .passed } })
+    #expect(attacker.reports.allSatisfy { !$0.compileErrors.isEmpty })
+    #expect(
+      attacker.flags.contains {
+        $0.location == "Chapters/01-Adder/Adder.swift:1" && $0.reason.contains("@section")
+      })
+    #expect(
+      attacker.flags.contains {
+        $0.location == "Chapters/02-Greeter/Greeter.swift:2" && $0.reason.hasPrefix("getenv")
+      })
+    // The victim gets the starter's grade: one check of two in each chapter.
+    let victim = grades[1]
+    #expect(victim.reports.map { $0.checks.filter { $0.status == .passed }.count } == [1, 1])
+    for grade in grades {
+      #expect(!"\(grade)".contains("s3cr3t-token"))
+    }
   }
 
   @Test(

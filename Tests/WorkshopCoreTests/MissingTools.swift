@@ -25,7 +25,8 @@ enum MissingTool {
   static func reason(_ name: String, debianPackage package: String) -> Comment {
     #if os(Linux)
       Comment(
-        rawValue: "\(name): not installed here (scripts/install-tools.sh installs it: apt-get install \(package))")
+        rawValue:
+          "\(name): not installed here (scripts/install-tools.sh installs it: apt-get install \(package))")
     #else
       Comment(rawValue: "\(name): not on PATH (macOS ships it in /usr/bin)")
     #endif

@@ -34,6 +34,49 @@ struct SandboxTests {
     #expect(!FileManager.default.fileExists(atPath: "/tmp/private"))
   }
 
+  @Test(
+    "A build's tools write only its build folder, see none of the grader's environment, and reach no host socket"
+  )
+  func buildTools() throws {
+    let package = try TemporaryFolder.shared.makeFolder("sandboxed-package")
+    let scratch = package.appendingPathComponent(".build/workshop")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    setenv("WORKSHOP_TEST_SECRET_TOKEN", "s3cr3t", 1)
+    defer { unsetenv("WORKSHOP_TEST_SECRET_TOKEN") }
+    var sandbox = try #require(Sandbox.current)
+    sandbox.hidden = [repository.appendingPathComponent("Solutions").path]
+    let outcome = try sandbox.build(
+      "/bin/sh",
+      [
+        "-c",
+        """
+        touch \(package.path)/Package.swift 2>/dev/null && echo wrote-package
+        touch \(repository.path)/.build/linked-by-learner 2>/dev/null && echo wrote-repository
+        touch \(scratch.path)/object.o && echo wrote-scratch
+        ls \(repository.path)/Solutions | wc -l
+        ls /run | wc -l
+        echo "token=$WORKSHOP_TEST_SECRET_TOKEN home=$HOME"
+        """,
+      ], environment: Grader.childEnvironment, package: package, scratch: scratch, timeLimit: 60)
+    #expect(
+      outcome.standardOutput
+        == "wrote-scratch\n0\n0\ntoken= home=\(scratch.appendingPathComponent("home").path)\n",
+      "\(outcome.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: repository.path + "/.build/linked-by-learner"))
+  }
+
+  @Test("A build's tool is never one in the folders the build can write")
+  func buildToolOutsideBuild() throws {
+    let package = try TemporaryFolder.shared.makeFolder("sandboxed-package")
+    let scratch = package.appendingPathComponent(".build/workshop")
+    #expect(throws: GradingError.self) {
+      try #require(Sandbox.current).build(
+        scratch.appendingPathComponent("ld.gold").path, [], environment: [:], package: package,
+        scratch: scratch,
+        timeLimit: 10)
+    }
+  }
+
   @Test("A program in a checkout under /tmp runs in the sandbox, and its checkout stays read-only")
   func checkoutUnderTmp() throws {
     let checkout = URL(fileURLWithPath: "/tmp/workshop-sandbox-test-\(UUID().uuidString)")

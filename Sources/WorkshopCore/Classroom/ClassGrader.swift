@@ -94,6 +94,9 @@ public struct ClassGrader: Sendable {
     // jobs' copies, and every submission handed in as a folder.
     let submissionFolders = paths.filter { Submission.isRealFolder(URL(fileURLWithPath: $0)) }
     let items = try listItems(in: slots[0])
+    for (index, slot) in slots.enumerated() where !slot.hasBuilds(of: items.course) {
+      try buildStarters(in: slot, job: index, course: items.course)
+    }
     let tampered = Mutex<String?>(nil)
     let cache = Mutex<[String: ChapterReport]>([:])
     let next = Mutex(0)
@@ -204,6 +207,24 @@ public struct ClassGrader: Sendable {
     return items
   }
 
+  /// Builds every starter in `slot`, plain and with ThreadSanitizer, and
+  /// keeps the build folders: each submission's build starts from them.
+  func buildStarters(in slot: GradingCopy, job: Int, course: Fingerprint.Inputs) throws {
+    progress?("Building the starters (job \(job + 1))")
+    try slot.restoreBuilds()
+    for chapter in self.course.curriculum.chapters {
+      try slot.place(chapter, sources: try slot.starter(of: chapter))
+    }
+    let grader = grader(for: slot, job: job)
+    _ = try grader.build()
+    if self.course.curriculum.chapters.contains(where: \.raceChecked) { _ = try grader.raceBuild() }
+    // Grading the chapters whose checks learners write builds the versions
+    // of their components, in build folders of their own.
+    let checksChapters = self.course.curriculum.chapters.filter(\.writesChecks)
+    if !checksChapters.isEmpty { _ = try grader.grade(checksChapters) }
+    try slot.saveBuilds(of: course)
+  }
+
   func grader(for slot: GradingCopy, job: Int = 0, hidden: [String]? = nil) -> Grader {
     var sandbox = self.sandbox
     sandbox?.user = Sandbox.nobody - 1 - job
@@ -237,11 +258,16 @@ public struct ClassGrader: Sendable {
       // that reaches outside its chapter (a constructor in a section, a
       // symbol defined by name) could have changed its other chapters' too.
       let shares = submission.flags.isEmpty
+      // The copy starts from what no learner wrote: the pristine course,
+      // and the build folders as the starters left them.
+      try slot.restoreBuilds()
       for chapter in course.curriculum.chapters {
         guard let sources = submission.chapters[chapter.number] else {
           var report = ChapterReport(chapter: chapter)
           report.notHandedIn = true
           known[chapter.number] = report
+          // The shipped starter, never what an earlier submission left.
+          try slot.place(chapter, sources: try slot.starter(of: chapter))
           continue
         }
         let key = Self.key(chapter, sources)
@@ -255,10 +281,10 @@ public struct ClassGrader: Sendable {
         stale.remove(chapter.number)
         toGrade.append(chapter)
       }
-      for number in stale {
-        if let chapter = course.curriculum.chapters.first(where: { $0.number == number }) {
-          try slot.place(chapter, sources: try slot.starter(of: chapter))
-        }
+      // A chapter taken from the shared results gets the starter in the
+      // copy, so that nothing of an earlier submission is built beside this one's.
+      for chapter in course.curriculum.chapters where known[chapter.number] != nil {
+        try slot.place(chapter, sources: try slot.starter(of: chapter))
       }
       stale = []
       if !toGrade.isEmpty {
@@ -266,7 +292,9 @@ public struct ClassGrader: Sendable {
         for report in reports {
           known[report.chapter.number] = report
           if !report.compileErrors.isEmpty { stale.insert(report.chapter.number) }
-          if shares, Self.isShareable(report), let key = keys[report.chapter.number] {
+          // Shared only from a sandboxed build and run, which started from
+          // the starters' build folders: nothing earlier could reach it.
+          if shares, sandbox != nil, Self.isShareable(report), let key = keys[report.chapter.number] {
             cache.withLock { $0[key] = report }
           }
         }

@@ -83,7 +83,8 @@ extension Submission {
         environment: environment)
       outcome = try sandbox.run(command, shared: target, timeLimit: unpackTimeLimit)
       if !outcome.succeeded,
-        ["No space left on device", "disk full", "File size limit exceeded"].contains(where: outcome.standardError.contains)
+        ["No space left on device", "disk full", "File size limit exceeded"].contains(
+          where: outcome.standardError.contains)
       {
         try? FileManager.default.removeItem(at: target)
         throw tooBig

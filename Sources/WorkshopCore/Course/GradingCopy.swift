@@ -68,6 +68,53 @@ public struct GradingCopy: Sendable {
     }
   }
 
+  // MARK: - The starters' build folders
+
+  /// Where the copy's build folders, as a build of the starters left them,
+  /// are kept: beside the copy, never written by a build of learner code.
+  var startersBuilds: URL {
+    copy.root.deletingLastPathComponent().appendingPathComponent(copy.root.lastPathComponent + "-starters")
+  }
+
+  private var startersRecord: URL { startersBuilds.appendingPathComponent("course.json") }
+
+  /// Whether the kept build folders were made from the course as it is now.
+  func hasBuilds(of course: Fingerprint.Inputs) -> Bool {
+    guard let data = try? Data(contentsOf: startersRecord),
+      let recorded = try? JSONDecoder().decode(Fingerprint.Inputs.self, from: data)
+    else { return false }
+    return recorded == course
+  }
+
+  /// Keeps the copy's build folders (made from the starters) for
+  /// ``restoreBuilds()``.
+  func saveBuilds(of course: Fingerprint.Inputs) throws {
+    try? FileManager.default.removeItem(at: startersBuilds)
+    try FileManager.default.createDirectory(at: startersBuilds, withIntermediateDirectories: true)
+    try Self.copyTree(copy.url(".build"), to: startersBuilds.appendingPathComponent("build"))
+    try JSONEncoder().encode(course).write(to: startersRecord)
+  }
+
+  /// Puts back the build folders ``saveBuilds(of:)`` kept, so that nothing
+  /// an earlier submission's build wrote (objects, modules, SwiftPM's
+  /// caches) is built on; with none kept, the copy's are removed.
+  func restoreBuilds() throws {
+    let builds = copy.url(".build")
+    try? FileManager.default.removeItem(at: builds)
+    let kept = startersBuilds.appendingPathComponent("build")
+    guard FileManager.default.fileExists(atPath: kept.path) else { return }
+    try Self.copyTree(kept, to: builds)
+  }
+
+  /// Copies a folder with its dates, modes and owners (SwiftPM decides what
+  /// to build again from dates).
+  static func copyTree(_ source: URL, to target: URL) throws {
+    let outcome = try Subprocess.run("/bin/cp", ["-Rp", source.path, target.path], timeout: 600)
+    guard outcome.succeeded else {
+      throw GradingError(description: "could not copy \(source.path): \(outcome.standardError)")
+    }
+  }
+
   /// The course's solution of `chapter`, as `place` takes it.
   public func solution(of chapter: Curriculum.Chapter) throws -> [String: String] {
     try Self.swiftSources(in: course.url(course.codeFolder(chapter, .solutions)))
