@@ -490,6 +490,16 @@ struct GradeTamperTests {
 
   func setUp() throws -> (course: URL, submissions: [String]) {
     let course = try freshCopyOfFixture("workshop-class-fixture-tamper", of: "ClassWorkshop")
+    // Chapter 01's code attacks the grader on purpose, with names the rules
+    // refuse: these tests are of the defenses behind the rules.
+    let manifest = course.appendingPathComponent(Curriculum.fileName)
+    var curriculum = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+    var chapters = try #require(curriculum["chapters"] as? [[String: Any]])
+    chapters[0]["attacksTheGrader"] = true
+    curriculum["chapters"] = chapters
+    try JSONSerialization.data(withJSONObject: curriculum, options: [.prettyPrinted, .sortedKeys]).write(
+      to: manifest)
     let submissions = course.appendingPathComponent("submissions")
     for name in ["tamperer", "next"] {
       try FileManager.default.createDirectory(

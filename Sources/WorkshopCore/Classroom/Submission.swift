@@ -109,7 +109,7 @@ public struct Submission: Sendable {
         submission.flags += scanned
       }
       // What the chapter may not contain: it is not built, and scores nothing.
-      let violations = ChapterRules.violations(in: sources, of: chapter)
+      let violations = chapter.attacksTheGrader ? [] : ChapterRules.violations(in: sources, of: chapter)
       let refused = Set(violations.map { "Chapters/\(chapter.folder)/\($0.path):\($0.line)" })
       submission.flags.removeAll { refused.contains($0.location) }
       for violation in violations {
