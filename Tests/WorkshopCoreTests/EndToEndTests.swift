@@ -107,6 +107,58 @@ struct EndToEndTests {
     #expect(hanging.checks.first?.issues.first?.contains("Did not finish") == true)
   }
 
+  @Test(
+    "A hanging chapter grades the same every time, under load too: every check runs alone with a time of its own"
+  )
+  func hangingIsDeterministic() async throws {
+    let workspace = try await graded.value.workspace
+    let chapter = try #require(workspace.curriculum.chapters.first { $0.number == 4 })
+    let grader = Grader(workspace: workspace, variant: .chapters, timeLimit: 4)
+    let build = try grader.build()
+    // Two threads that keep both cores busy while the chapter is graded.
+    let busy = Atomic(true)
+    for _ in 0..<2 {
+      Thread.detachNewThread {
+        var spins = 0
+        while busy.load(ordering: .relaxed) { spins &+= 1 }
+      }
+    }
+    defer { busy.store(false, ordering: .relaxed) }
+    var seen: [[String]] = []
+    for _ in 0..<3 {
+      let report = try #require(try grader.run([chapter], build: build).first)
+      seen.append(report.checks.map { "\($0.name): \($0.status) \($0.issues.first ?? "")" })
+    }
+    #expect(Set(seen).count == 1, "\(seen)")
+    #expect(seen[0].contains { $0.hasPrefix("Answers at once: passed") })
+    #expect(seen[0].contains { $0.contains("run on its own, it was stopped after 5 s") })
+  }
+
+  @Test("A run that takes long says which check it is on")
+  func saysWhichCheckRuns() async throws {
+    let workspace = try await graded.value.workspace
+    let build = try Grader(workspace: workspace, variant: .chapters).build()
+    let said = Mutex<[String]>([])
+    _ = TestRun(build: build, environment: Grader.childEnvironment).run(
+      filter: "^HangingTests\\.", timeLimit: 3, after: 1,
+      running: { checks, _ in said.withLock { $0 += checks } })
+    let ids = said.withLock { $0 }
+    // The hanging check, never the one that finished at once (the suite is
+    // running too: the grader shows only the checks it expects).
+    #expect(ids.contains { $0.contains("waits()") } && !ids.contains { $0.contains("answers()") }, "\(ids)")
+  }
+
+  @Test("The time a check gets alone depends only on the chapter's limit and its number of checks")
+  func aloneLimit() throws {
+    let workspace = Workspace(
+      root: URL(fileURLWithPath: "/nonexistent"), curriculum: Curriculum(title: "T", chapters: []))
+    let grader = Grader(workspace: workspace, variant: .chapters, timeLimit: 30)
+    #expect(grader.aloneLimit(checks: 2) == 15)
+    #expect(grader.aloneLimit(checks: 4) == 7.5)
+    #expect(grader.aloneLimit(checks: 10) == 5)
+    #expect(grader.aloneLimit(checks: 12) == 5)
+  }
+
   @Test("Code that exits with status 0 in a check fails that check, with the cause; the others are graded")
   func exitsEarly() async throws {
     let exits = try await report(6)

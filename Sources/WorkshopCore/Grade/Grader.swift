@@ -206,10 +206,17 @@ public struct Grader: Sendable {
       return ChapterReport(chapter: chapter)
     }
     let runner = TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox)
-    let deadline = ContinuousClock.now + .seconds(timeLimit)
+    let names = Dictionary(checks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     let whole = runner.run(
       filter: "^" + NSRegularExpression.escapedPattern(for: chapter.testModule + "."),
-      timeLimit: timeLimit / 2)
+      timeLimit: timeLimit / 2,
+      running: { running, seconds in
+        let shown = running.filter { names[$0] != nil }.prefix(2).map { "“\(names[$0] ?? $0)”" }.joined(
+          separator: ", ")
+        progress?(
+          "\(chapter.paddedNumber): \(shown.isEmpty ? "starting its checks" : "still running " + shown) (\(seconds) s)"
+        )
+      })
     // An issue no check owns, or a race report, is pinned on one check by
     // running each check alone.
     if whole.isComplete && whole.summary.unattributedIssues.isEmpty && whole.races.isEmpty {
@@ -220,28 +227,23 @@ public struct Grader: Sendable {
         })
     }
 
-    // The run did not finish: no result of it is trusted. Each check runs
-    // alone, those that did not hang or crash first, within the time left.
+    // The run did not finish: no result of it is trusted. Every check runs
+    // alone, in course order, two at a time, each with the same time of its
+    // own (see ``aloneLimit(checks:)``): what a check does alone decides its
+    // result, not how long the others took or how loaded the machine is.
     var report = ChapterReport(chapter: chapter)
     if whole.timedOut { report.timeLimit = timeLimit }
     if let cause = whole.cause { report.crash = cause }
-    let suspects = whole.summary.started.subtracting(whole.summary.ended)
-    let order = checks.filter { !suspects.contains($0.id) } + checks.filter { suspects.contains($0.id) }
-    let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
-    let results = concurrentMap(order, width: width) { check -> (CheckResult, Outcome) in
-      let left = ContinuousClock.now.duration(to: deadline)
-      guard left > .milliseconds(100) else {
-        return (
-          CheckResult(
-            id: check.id, name: check.name, status: .interrupted,
-            issues: [
-              "Not run: the chapter's time limit of \(Int(timeLimit)) s ran out while other checks ran."
-            ]),
-          .notRun
-        )
+    let limit = aloneLimit(checks: checks.count)
+    let started = Mutex(0)
+    let results = concurrentMap(checks, width: Self.aloneWidth) { check -> (CheckResult, Outcome) in
+      let number = started.withLock { count in
+        count += 1
+        return count
       }
+      progress?("\(chapter.paddedNumber): running “\(check.name)” on its own (\(number) of \(checks.count))")
       let alone = runner.run(
-        filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: left.inSeconds)
+        filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: limit)
       if alone.isComplete {
         var checked = result(of: check, in: alone.summary, otherwise: "the run never reported this check")
         // Alone, an issue recorded outside any check is this check's, and
@@ -266,7 +268,7 @@ public struct Grader: Sendable {
           CheckResult(
             id: check.id, name: check.name, status: .interrupted,
             issues: [
-              "Did not finish: it was stopped when the chapter's time limit of \(Int(timeLimit)) s ran out."
+              "Did not finish: run on its own, it was stopped after \(Self.seconds(limit))."
                 + " Something blocks forever or spins: a lock or semaphore held across an await, or an endless loop?"
             ]),
           .timedOut
@@ -283,9 +285,30 @@ public struct Grader: Sendable {
     let byID = Dictionary(uniqueKeysWithValues: results.map { ($0.0.id, $0) })
     report.checks = checks.compactMap { byID[$0.id]?.0 }
     // The chapter's state follows what the checks did alone.
-    report.timeLimit = results.contains { $0.1 == .timedOut } ? timeLimit : nil
+    report.timeLimit = results.contains { $0.1 == .timedOut } ? limit : nil
     report.crash = results.compactMap { if case .ended(let cause) = $0.1 { cause } else { nil } }.first
     return report
+  }
+
+  /// How many checks of a chapter whose run did not finish run alone at once.
+  static let aloneWidth = 2
+
+  /// The time each check of a chapter with `checks` checks gets when it runs
+  /// alone: the half of the chapter's limit the whole run did not use,
+  /// shared as if every check hung, and never under 5 s (five times the
+  /// kit's bound for an event that never comes), so that a check that
+  /// finishes, however loaded the machine, always finishes in time. It
+  /// depends on the chapter alone, so a hanging chapter grades the same
+  /// every time; its grading takes at most `timeLimit / 2` more, or 5 s per
+  /// pair of checks when that is more.
+  func aloneLimit(checks: Int) -> Double {
+    let rounds = Double((max(checks, 1) + Self.aloneWidth - 1) / Self.aloneWidth)
+    return max(5, (timeLimit / 2) / rounds)
+  }
+
+  /// `3 s`, `2.5 s`.
+  static func seconds(_ value: Double) -> String {
+    value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
   }
 
   /// Reports of different races: the same pair of places once.
@@ -299,7 +322,7 @@ public struct Grader: Sendable {
 
   /// How a check's run alone went.
   private enum Outcome: Equatable {
-    case complete, timedOut, notRun
+    case complete, timedOut
     case ended(String)
   }
 

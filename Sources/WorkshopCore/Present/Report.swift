@@ -92,7 +92,12 @@ public struct Report: Sendable {
         lines.append("  while running: \(check.name)")
       }
     case .timedOut:
-      lines.append("  Its checks did not finish within \(Int(report.timeLimit ?? 0)) s.")
+      let stuck = report.checks.filter { $0.status == .interrupted }.map(\.name)
+      lines.append(
+        stuck.isEmpty
+          ? "  Its checks did not finish within \(Grader.seconds(report.timeLimit ?? 0))."
+          : "  \(stuck.count == 1 ? "A check does" : "\(stuck.count) checks do") not finish on \(stuck.count == 1 ? "its" : "their") own within \(Grader.seconds(report.timeLimit ?? 0)): \(stuck.prefix(2).joined(separator: ", "))\(stuck.count > 2 ? ", …" : "")."
+      )
     case .raceCheckNotRun:
       if case .notRun(let reason)? = report.raceCheck {
         lines.append("  Every check passes, but the race check could not run: \(reason).")
@@ -161,7 +166,7 @@ public struct Report: Sendable {
     if report.crash != nil || report.timeLimit != nil {
       lines.append("")
       lines.append(
-        "Each check without a result was run again on its own, so the cause above is its own. Run "
+        "The chapter's run did not finish, so every check was run again on its own: each result above is its own. Run "
           + style.command("swift test --filter \(chapter.testModule)") + " to see the whole output.")
     }
     lines.append("")

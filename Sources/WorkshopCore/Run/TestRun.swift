@@ -70,7 +70,7 @@ public struct TestRun: Sendable {
   /// Runs the product with Swift Testing's `arguments`, in the sandbox if
   /// there is one, writing only in `folder`.
   private func run(
-    _ arguments: [String], writingIn folder: URL, timeLimit: Double
+    _ arguments: [String], writingIn folder: URL, timeLimit: Double, tick: (() -> Void)? = nil
   ) throws -> ProcessOutcome {
     var environment = self.environment
     environment["NO_COLOR"] = "1"
@@ -90,7 +90,7 @@ public struct TestRun: Sendable {
       // ThreadSanitizer reserves terabytes of address space for its shadow
       // memory: the memory limit would stop it before it starts.
       if build.sanitizer == .thread { sandbox.limits.memory = Int.max }
-      return try sandbox.run(command, shared: folder, timeLimit: timeLimit)
+      return try sandbox.run(command, shared: folder, timeLimit: timeLimit, tick: tick)
     }
     // Unsandboxed, a shell stands between the grader and the test process,
     // so that code signalling its parent (`getppid()`) stops or kills the
@@ -106,13 +106,21 @@ public struct TestRun: Sendable {
     script += #""$@"; exit $?"#
     var outcome = try Subprocess.run(
       "/bin/sh", ["-c", script, "sh", command.executable] + command.arguments,
-      environment: passed, timeout: timeLimit)
+      environment: passed, timeout: timeLimit, tick: tick)
     outcome.termination = outcome.termination.unwrapped
     return outcome
   }
 
   /// Runs the checks whose IDs match `filter` within `timeLimit` seconds.
-  public func run(filter: String, timeLimit: Double) -> Outcome {
+  ///
+  /// `running`, when given, is called about once a second after the first
+  /// `after` seconds, with the IDs of the checks that started and have not
+  /// ended yet, and the seconds since the run started: a slow run says
+  /// which check it is on.
+  public func run(
+    filter: String, timeLimit: Double, after: Double = 3,
+    running: ((_ checks: [String], _ seconds: Int) -> Void)? = nil
+  ) -> Outcome {
     var outcome = Outcome(
       summary: EventStream.Summary(), termination: nil, timedOut: false, standardError: "", startError: nil)
     let folder: URL
@@ -129,9 +137,21 @@ public struct TestRun: Sendable {
       try? FileManager.default.removeItem(at: folder)
     }
     do {
+      let start = ContinuousClock.now
+      var said = 0
+      let tick: (() -> Void)? = running.map { running in
+        {
+          let seconds = Int((ContinuousClock.now - start).inSeconds)
+          guard Double(seconds) >= after, seconds > said else { return }
+          said = seconds
+          let records = EventStream.records(fromJSONLines: stream.textSoFar)
+          let summary = EventStream.summary(of: records)
+          running(summary.started.subtracting(summary.ended).sorted(), seconds)
+        }
+      }
       let process = try run(
         ["--filter", filter, "--event-stream-output-path", stream.path, "--event-stream-version", "0"],
-        writingIn: folder, timeLimit: timeLimit)
+        writingIn: folder, timeLimit: timeLimit, tick: tick)
       outcome.termination = process.termination
       outcome.timedOut = process.timedOut
       outcome.standardError = process.standardError
@@ -139,6 +159,7 @@ public struct TestRun: Sendable {
       outcome.startError = "\(error)"
     }
     outcome.summary = EventStream.summary(of: EventStream.records(fromJSONLines: stream.text))
+    if stream.overflowed.load(ordering: .acquiring) { outcome.summary.isTampered = true }
     if build.sanitizer == .thread {
       // One log per process (`races.<pid>`): the checks' and any exit test's.
       let logs = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -194,6 +215,11 @@ final class EventFIFO: @unchecked Sendable {
   private let stopping = Atomic(false)
   private let stopped = DispatchSemaphore(value: 0)
   private let finished = Atomic(false)
+  /// Set when the process wrote more than ``capacity``.
+  let overflowed = Atomic(false)
+  /// The most of a stream kept, in bytes: every record of a chapter's run
+  /// is a few hundred kilobytes at most.
+  static let capacity = 64 << 20
 
   init(at url: URL) throws {
     path = url.path
@@ -244,7 +270,14 @@ final class EventFIFO: @unchecked Sendable {
     while true {
       let count = chunk.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
       guard count > 0 else { return }
-      buffer.withLock { $0.append(contentsOf: chunk[0..<count]) }
+      buffer.withLock { buffer in
+        // Past the cap, what the process writes is read and dropped: the
+        // stream is then cut, which voids the run (a record is left whole
+        // or missing), and the grader's memory stays bounded.
+        let room = max(0, Self.capacity - buffer.count)
+        if room < count { overflowed.store(true, ordering: .releasing) }
+        buffer.append(contentsOf: chunk[0..<min(count, room)])
+      }
     }
   }
 
@@ -254,6 +287,11 @@ final class EventFIFO: @unchecked Sendable {
     var byte: UInt8 = 1
     _ = write(wake.write, &byte, 1)
     stopped.wait()
+  }
+
+  /// The stream as read so far, while the reader goes on reading.
+  var textSoFar: String {
+    buffer.withLock { String(decoding: $0, as: UTF8.self) }
   }
 
   /// The stream as read until now, as text; nothing written later is read.
