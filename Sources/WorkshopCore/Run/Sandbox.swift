@@ -72,16 +72,22 @@ public struct Sandbox: Sendable, Equatable {
 
   /// The command that runs `command` in the sandbox, with `shared` (holding
   /// the event stream) the only folder it may write besides its own `/tmp`.
-  func wrap(_ command: TestLauncher.Command, shared: URL) -> TestLauncher.Command {
-    wrap(command, writable: [shared], reaching: [command.executable], temporaryFolder: "/tmp")
+  func wrap(_ command: TestLauncher.Command, shared: URL, readOnly: Bool = false) -> TestLauncher.Command {
+    wrap(
+      command, writable: readOnly ? [] : [shared], readOnly: readOnly ? [shared] : [],
+      reaching: [command.executable], temporaryFolder: "/tmp", asInit: readOnly)
   }
 
   /// The command that runs `command` in the sandbox, with `writable` the
   /// only folders it may write besides its own `/tmp`, `reaching` the paths
   /// its user must be able to read (the program, the package it builds), and
   /// `TMPDIR` set to `temporaryFolder`.
+  /// `readOnly` folders are visible read-only (a FIFO in one can still be
+  /// written); `asInit` makes the command the sandbox's process 1, which no
+  /// process inside can stop or kill.
   func wrap(
-    _ command: TestLauncher.Command, writable: [URL], reaching: [String], temporaryFolder: String
+    _ command: TestLauncher.Command, writable: [URL], readOnly: [URL] = [], reaching: [String],
+    temporaryFolder: String, asInit: Bool = false
   ) -> TestLauncher.Command {
     var arguments = [
       "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
@@ -98,7 +104,7 @@ public struct Sandbox: Sendable, Equatable {
     // Folders bubblewrap makes in the private /tmp for the writable ones
     // would be private to root: make them readable.
     var ancestors: [String] = []
-    for shared in writable {
+    for shared in writable + readOnly {
       var folder = shared.deletingLastPathComponent()
       while folder.path.hasPrefix("/tmp/"), !isVisible(folder.path) {
         if !ancestors.contains(folder.path) { ancestors.append(folder.path) }
@@ -110,6 +116,8 @@ public struct Sandbox: Sendable, Equatable {
       arguments += ["--tmpfs", folder]
     }
     for shared in writable { arguments += ["--bind", shared.path, shared.path] }
+    for shared in readOnly { arguments += ["--ro-bind", shared.path, shared.path] }
+    if asInit { arguments.append("--as-pid-1") }
     arguments += [
       "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
       "--die-with-parent", "--new-session", "--setenv", "TMPDIR", temporaryFolder,
@@ -151,11 +159,18 @@ public struct Sandbox: Sendable, Equatable {
   /// sandbox's init, which every process in the sandbox dies with, is told
   /// to die with it, but one killed before it could hear that would live on.
   /// So the init is also killed by its process ID, as bubblewrap reports it.
+  ///
+  /// With `readOnly`, the shared folder cannot be written (only a FIFO in it
+  /// can), so it takes no room; the command is the sandbox's process 1; and
+  /// `files` are more descriptors it gets, opened for writing by the grader.
   public func run(
-    _ command: TestLauncher.Command, shared: URL, timeLimit: Double, tick: (() -> Void)? = nil
+    _ command: TestLauncher.Command, shared: URL, timeLimit: Double, tick: (() -> Void)? = nil,
+    readOnly: Bool = false, files: [Int32: String] = [:]
   ) throws -> ProcessOutcome {
     share(shared)
-    return try run(wrapped: wrap(command, shared: shared), timeLimit: timeLimit, tick: tick)
+    return try run(
+      wrapped: wrap(command, shared: shared, readOnly: readOnly), timeLimit: timeLimit, tick: tick,
+      files: files)
   }
 
   /// Runs a command ``wrap(_:writable:reaching:temporaryFolder:)`` made and
@@ -163,7 +178,7 @@ public struct Sandbox: Sendable, Equatable {
   /// ``run(_:shared:timeLimit:tick:)``).
   func run(
     wrapped: TestLauncher.Command, timeLimit: Double, poll: ((String) -> Void)? = nil,
-    tick: (() -> Void)? = nil
+    tick: (() -> Void)? = nil, files: [Int32: String] = [:]
   ) throws -> ProcessOutcome {
     // Outside the shared folder, where code under test cannot replace it.
     let info = TemporaryFolder.shared.url.appendingPathComponent("sandbox-\(UUID().uuidString).json")
@@ -194,7 +209,7 @@ public struct Sandbox: Sendable, Equatable {
         readInit()
         tick?()
       },
-      files: [3: info.path])
+      files: files.merging([3: info.path]) { _, info in info })
     killedBubblewrap = outcome.timedOut
     outcome.termination = outcome.termination.unwrapped
     return outcome

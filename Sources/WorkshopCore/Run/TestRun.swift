@@ -75,7 +75,10 @@ public struct TestRun: Sendable {
     var environment = self.environment
     environment["NO_COLOR"] = "1"
     if build.sanitizer == .thread {
-      environment["TSAN_OPTIONS"] = RaceReport.options(log: folder.appendingPathComponent("races").path)
+      // In the sandbox, the logs go to its private /tmp, whose size is
+      // capped, and are handed out after the run (see below).
+      let log = sandbox == nil ? folder.appendingPathComponent("races").path : "/tmp/races"
+      environment["TSAN_OPTIONS"] = RaceReport.options(log: log)
       // Instrumented code runs several times slower: the kit waits longer
       // before it calls a step hung. Correct code never comes near either bound.
       let bound = Double(environment["WORKSHOP_HANG_BOUND"] ?? "") ?? 1
@@ -90,7 +93,19 @@ public struct TestRun: Sendable {
       // ThreadSanitizer reserves terabytes of address space for its shadow
       // memory: the memory limit would stop it before it starts.
       if build.sanitizer == .thread { sandbox.limits.memory = Int.max }
-      return try sandbox.run(command, shared: folder, timeLimit: timeLimit, tick: tick)
+      // The event folder is read-only in the sandbox (its FIFO can still be
+      // written): code under test can fill no disk there. A shell, the
+      // sandbox's process 1, which code under test can neither stop nor
+      // kill, runs the checks without descriptor 4, then copies
+      // ThreadSanitizer's logs to it: a file of the grader's, outside the
+      // event folder, capped like every file the sandbox writes.
+      let script = #""$0" "$@" 4>&-; status=$?; cat /tmp/races.* >&4 2>/dev/null; exit $status"#
+      let wrapper = TestLauncher.Command(
+        executable: "/bin/sh", arguments: ["-c", script, command.executable] + command.arguments,
+        environment: command.environment)
+      return try sandbox.run(
+        wrapper, shared: folder, timeLimit: timeLimit, tick: tick, readOnly: true,
+        files: [4: Self.racesFile(of: folder).path])
     }
     // Unsandboxed, a shell stands between the grader and the test process,
     // so that code signalling its parent (`getppid()`) stops or kills the
@@ -161,14 +176,28 @@ public struct TestRun: Sendable {
     outcome.summary = EventStream.summary(of: EventStream.records(fromJSONLines: stream.text))
     if stream.overflowed.load(ordering: .acquiring) { outcome.summary.isTampered = true }
     if build.sanitizer == .thread {
-      // One log per process (`races.<pid>`): the checks' and any exit test's.
-      let logs = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-      for name in logs.sorted() where name.hasPrefix("races.") {
-        let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+      if sandbox != nil {
+        // Every process's log (`races.<pid>`: the checks' and any exit
+        // test's), one after the other, as the sandbox's shell handed them out.
+        let text = (try? String(contentsOf: Self.racesFile(of: folder), encoding: .utf8)) ?? ""
         outcome.races += RaceReport.parse(text)
+      } else {
+        // One log per process (`races.<pid>`): the checks' and any exit test's.
+        let logs = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in logs.sorted() where name.hasPrefix("races.") {
+          let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+          outcome.races += RaceReport.parse(text)
+        }
       }
     }
+    try? FileManager.default.removeItem(at: Self.racesFile(of: folder))
     return outcome
+  }
+
+  /// Where a sandboxed run's ThreadSanitizer logs are handed out: beside
+  /// the event folder, never in it.
+  static func racesFile(of folder: URL) -> URL {
+    folder.deletingLastPathComponent().appendingPathComponent(folder.lastPathComponent + "-races.log")
   }
 
   /// Lists every check the build holds, without running any: no code under
@@ -176,11 +205,13 @@ public struct TestRun: Sendable {
   public func listChecks() throws -> [ExpectedCheck] {
     let folder = try TemporaryFolder.shared.makeFolder("list")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let stream = folder.appendingPathComponent("tests.jsonl")
+    // A FIFO, as for a run: the folder is read-only in the sandbox.
+    let stream = try EventFIFO(at: folder.appendingPathComponent("tests.jsonl"))
+    defer { stream.finish() }
     let outcome = try run(
       ["--list-tests", "--event-stream-output-path", stream.path, "--event-stream-version", "0"],
       writingIn: folder, timeLimit: 120)
-    let text = (try? String(contentsOf: stream, encoding: .utf8)) ?? ""
+    let text = stream.text
     let checks = EventStream.checks(in: EventStream.records(fromJSONLines: text))
     guard outcome.succeeded, !checks.isEmpty else {
       throw GradingError(
