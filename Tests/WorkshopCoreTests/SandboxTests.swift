@@ -77,6 +77,35 @@ struct SandboxTests {
     }
   }
 
+  @Test(
+    "A test run's event folder is read-only: its FIFO takes the records, no file takes room, and process 1 cannot be stopped"
+  )
+  func readOnlyEventFolder() throws {
+    let folder = try TemporaryFolder.shared.makeFolder("sandbox-events")
+    let stream = try EventFIFO(at: folder.appendingPathComponent("events.jsonl"))
+    defer { stream.finish() }
+    let handedOut = folder.deletingLastPathComponent().appendingPathComponent(
+      folder.lastPathComponent + ".log")
+    defer { try? FileManager.default.removeItem(at: handedOut) }
+    let outcome = try #require(Sandbox.current).run(
+      TestLauncher.Command(
+        executable: "/bin/sh",
+        arguments: [
+          "-c",
+          """
+          echo '{"record":1}' > \(stream.path) && echo wrote-fifo
+          head -c 1000000 /dev/zero > \(folder.path)/filler 2>/dev/null && echo wrote-filler
+          kill -STOP 1 2>/dev/null; echo still-running
+          echo handed-out >&4
+          """,
+        ], environment: [:]),
+      shared: folder, timeLimit: 30, readOnly: true, files: [4: handedOut.path])
+    #expect(outcome.standardOutput == "wrote-fifo\nstill-running\n", "\(outcome.standardError)")
+    #expect(stream.text == "{\"record\":1}\n")
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("filler").path))
+    #expect(try String(contentsOf: handedOut, encoding: .utf8) == "handed-out\n")
+  }
+
   @Test("A program in a checkout under /tmp runs in the sandbox, and its checkout stays read-only")
   func checkoutUnderTmp() throws {
     let checkout = URL(fileURLWithPath: "/tmp/workshop-sandbox-test-\(UUID().uuidString)")
