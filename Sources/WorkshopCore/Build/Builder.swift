@@ -156,11 +156,14 @@ public struct Builder: Sendable {
     }
     for violation in chapter.attacksTheGrader ? [] : ChapterRules.violations(in: sources, of: chapter) {
       problems.append(
-        "\(folder)/\(violation.path):\(violation.line): \(violation.reason). A chapter may not do this: remove it."
+        "\(folder)/\(violation.path):\(violation.line): \(violation.reason). \(Self.refusal)"
       )
     }
     return problems.isEmpty ? nil : problems
   }
+
+  /// How a problem from ``ChapterRules`` ends: what tells it from a compiler error.
+  static let refusal = "A chapter may not do this: remove it."
 
   /// Source files SwiftPM would compile as another language.
   static let otherLanguages: Set<String> = ["c", "cc", "cpp", "cxx", "c++", "m", "mm", "s", "asm"]

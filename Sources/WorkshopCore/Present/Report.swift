@@ -125,11 +125,17 @@ public struct Report: Sendable {
       style.dim(chapter.summary), "",
     ]
     if !report.compileErrors.isEmpty {
-      lines.append(style.red("It does not compile:"))
+      let refused = report.compileErrors.contains { $0.hasSuffix(Builder.refusal) }
+      lines.append(
+        style.red(
+          refused
+            ? "It is not built: it holds what no exercise needs, and a chapter may not."
+            : "It does not compile:"))
       for error in report.compileErrors { lines += indent(error, by: 2) }
       lines.append("")
       lines.append(
-        "Fix the error above in \(style.cyan(workspace.exerciseFiles(chapter, in: variant))), then \(again).")
+        "\(refused ? "Remove what is named above from" : "Fix the error above in") \(style.cyan(workspace.exerciseFiles(chapter, in: variant))), then \(again)."
+      )
       return lines.joined(separator: "\n")
     }
     for check in report.checks {
