@@ -278,24 +278,55 @@ struct GradeTests {
     #expect(grades.map(\.reused) == [0, 0, 2])
   }
 
+  /// One submission per way of reaching outside the exercise that a learner
+  /// found: each chapter 01, written against the starter's `add`.
+  static let attacks: [(name: String, code: String, line: Int, reason: String)] = [
+    (
+      "linker-options",
+      "@section(\".swift1_autolink_entries\") @used\nlet options: (UInt8, UInt8, UInt8) = (0x2D, 0x42, 0x00)\n"
+        + "public func add(_ a: Int, _ b: Int) -> Int { a + b }\n", 1, "@section"
+    ),
+    (
+      "constructor",
+      "@_section(\".init_array\") @_used\nlet start: @convention(c) () -> Void = { }\n"
+        + "public func add(_ a: Int, _ b: Int) -> Int { a - b }\n", 1, "@_section"
+    ),
+    (
+      "replaced-fwrite",
+      "@c public func fwrite(_ p: UnsafeRawPointer?, _ s: Int, _ n: Int, _ f: OpaquePointer?) -> Int { n }\n"
+        + "public func add(_ a: Int, _ b: Int) -> Int { a - b }\n", 1, "@c"
+    ),
+    (
+      "forged-stream",
+      "import Foundation\npublic func add(_ a: Int, _ b: Int) -> Int {\n"
+        + "  let handle = FileHandle(forWritingAtPath: CommandLine.arguments[4])\n"
+        + "  handle?.write(Data(\"{}\".utf8)); Foundation.exit(0)\n}\n", 3, "FileHandle"
+    ),
+    (
+      "testing-import",
+      "public import Testing\npublic func add(_ a: Int, _ b: Int) -> Int { a - b }\n", 1, "imports Testing"
+    ),
+    (
+      "hidden-attribute",
+      "let s = #\"\\\"#; @_cdecl(\"swift_task_enqueueGlobal\") func hook() {}\n"
+        + "public func add(_ a: Int, _ b: Int) -> Int { a - b }\n", 1, "@_cdecl"
+    ),
+    (
+      "reads-secret",
+      "import Foundation\npublic func add(_ a: Int, _ b: Int) -> Int {\n"
+        + "  print(String(cString: getenv(\"WORKSHOP_TEST_SECRET\")!)); return a + b\n}\n", 3, "getenv"
+    ),
+  ]
+
   @Test(
-    "An attacker's submission scores nothing, leaks nothing and changes nothing for the next one, graded in the same copy"
+    "Each attack scores nothing, is listed for review at its line, leaks nothing, and changes nothing for the next submission, graded in the same copy"
   )
-  func attackThenVictim() async throws {
+  func attacksThenVictim() async throws {
     let fixture = try await graded.value.fixture
-    // Linker options in a section, and the grader's environment read back.
-    try fixture.copy("Chapters", to: "attacker/Chapters")
-    try fixture.write(
-      """
-      @section(".swift1_autolink_entries") @used
-      let options: (UInt8, UInt8, UInt8) = (0x2D, 0x42, 0x00)
-      public func add(_ a: Int, _ b: Int) -> Int { a + b }
-      """, to: "attacker/Chapters/01-Adder/Adder.swift")
-    try fixture.write(
-      """
-      import Foundation
-      public func greet(_ name: String) -> String { "Hello, " + String(cString: getenv("WORKSHOP_TEST_SECRET")!) }
-      """, to: "attacker/Chapters/02-Greeter/Greeter.swift")
+    for attack in Self.attacks {
+      try fixture.copy("Chapters", to: "\(attack.name)/Chapters")
+      try fixture.write(attack.code, to: "\(attack.name)/Chapters/01-Adder/Adder.swift")
+    }
     // The starters, each with a blank line added.
     try fixture.copy("Chapters", to: "victim/Chapters")
     for path in ["01-Adder/Adder.swift", "02-Greeter/Greeter.swift"] {
@@ -306,21 +337,24 @@ struct GradeTests {
     defer { unsetenv("WORKSHOP_TEST_SECRET") }
     let course = try Workspace.locate(from: fixture.course)
     let grader = ClassGrader(course: course, jobs: 1, timeLimit: 20, sandbox: Sandbox.current)
-    let paths = ["attacker", "victim"].map { fixture.submissions.appendingPathComponent($0).path }
-    let (grades, _) = try grader.grade(paths, names: ["attacker", "victim"]) { _, _ in }
-    let attacker = grades[0]
-    #expect(attacker.reports.allSatisfy { $0.checks.allSatisfy { $0.status != .passed } })
-    #expect(attacker.reports.allSatisfy { !$0.compileErrors.isEmpty })
-    #expect(
-      attacker.flags.contains {
-        $0.location == "Chapters/01-Adder/Adder.swift:1" && $0.reason.contains("@section")
-      })
-    #expect(
-      attacker.flags.contains {
-        $0.location == "Chapters/02-Greeter/Greeter.swift:2" && $0.reason.hasPrefix("getenv")
-      })
+    let names = Self.attacks.map(\.name) + ["victim"]
+    let paths = names.map { fixture.submissions.appendingPathComponent($0).path }
+    let (grades, _) = try grader.grade(paths, names: names) { _, _ in }
+    for (attack, grade) in zip(Self.attacks, grades) {
+      let adder = try #require(grade.reports.first, "\(attack.name)")
+      #expect(adder.checks.allSatisfy { $0.status != .passed }, "\(attack.name)")
+      #expect(
+        adder.compileErrors.contains { $0.hasSuffix(Builder.refusal) && $0.contains(attack.reason) },
+        "\(attack.name): \(adder.compileErrors)")
+      #expect(
+        grade.flags.contains {
+          $0.location == "Chapters/01-Adder/Adder.swift:\(attack.line)" && $0.reason.contains(attack.reason)
+        }, "\(attack.name): \(grade.flags)")
+      // Chapter 02, the starter, graded as the starter.
+      #expect(grade.reports.last?.checks.filter { $0.status == .passed }.count == 1, "\(attack.name)")
+    }
     // The victim gets the starter's grade: one check of two in each chapter.
-    let victim = grades[1]
+    let victim = try #require(grades.last)
     #expect(victim.reports.map { $0.checks.filter { $0.status == .passed }.count } == [1, 1])
     for grade in grades {
       #expect(!"\(grade)".contains("s3cr3t-token"))
