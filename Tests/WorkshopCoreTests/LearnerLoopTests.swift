@@ -381,6 +381,32 @@ extension LearnerLoopTests {
       return found
     }
 
+    @Test(
+      "A deleted chapter folder is one missing chapter: SwiftPM still builds, the runner says how to restore it"
+    )
+    func deletedChapterFolder() throws {
+      let workspace = try learnerCopy()
+      // A run before the folder is lost keeps the starters (this copy has no
+      // Git history to restore them from).
+      #expect(workshop(["check", "02"], in: workspace.root).out.contains("1 of 2 checks pass."))
+      // SwiftPM caches the manifest's evaluation by its text: build once so
+      // that the next build reuses an evaluation that names the folder.
+      let first = try Subprocess.run(
+        "swift", ["build", "--package-path", workspace.root.path], timeout: 600)
+      #expect(first.succeeded, "\(first.standardError)")
+      try FileManager.default.removeItem(at: workspace.url("Chapters/02-Greeter"))
+      let again = try Subprocess.run(
+        "swift", ["build", "--package-path", workspace.root.path], timeout: 600)
+      #expect(again.succeeded, "\(again.standardOutput)\n\(again.standardError)")
+      let (status, out, _) = workshop(["check", "02"], in: workspace.root)
+      #expect(status == Workshop.ExitCode.failure)
+      #expect(
+        out.contains("Chapters/02-Greeter is missing. Restore it (swift run workshop reset 02)."), "\(out)")
+      #expect(workshop(["check", "01"], in: workspace.root).out.contains("1 of 2 checks pass."))
+      #expect(workshop(["reset", "02"], in: workspace.root).status == 0)
+      #expect(FileManager.default.fileExists(atPath: workspace.url("Chapters/02-Greeter/Greeter.swift").path))
+    }
+
     @Test("The VS Code tasks' problem matchers find failing checks and compiler errors at the learner's line")
     func problemMatchers() throws {
       let workspace = try learnerCopy()

@@ -12,11 +12,19 @@ let skipped = Set(
   (Context.environment["WORKSHOP_SKIP"] ?? "").split(separator: ",").compactMap { Int($0) })
 let root = Context.environment["WORKSHOP_SOLUTIONS"] == "1" ? "Solutions" : "Chapters"
 
+// As in the real Package.swift: a missing chapter folder is left out, and
+// each chapter is a source of its parent folder, so that a cached manifest
+// naming a deleted folder gives a warning, not an error.
+let present =
+  (try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/" + root)) ?? []
 var targets: [Target] = []
-for folder in chapters where !skipped.contains(Int(folder.prefix(2))!) {
+for folder in chapters where !skipped.contains(Int(folder.prefix(2))!) && present.contains(folder) {
   let name = String(folder.dropFirst(3))
   targets.append(
-    .target(name: name, path: "\(root)/\(folder)", exclude: root == "Chapters" ? ["README.md"] : []))
+    .target(
+      name: name, path: root,
+      exclude: present.filter { $0 != folder } + (root == "Chapters" ? ["\(folder)/README.md"] : []),
+      sources: [folder]))
   targets.append(
     .testTarget(name: name + "Tests", dependencies: [.target(name: name)], path: "Tests/\(folder)Tests"))
 }
