@@ -82,14 +82,13 @@ public enum ReviewScan {
     return flags
   }
 
-  /// The lines of `text` as code: its tokens (``SwiftTokens``), comments
-  /// left out and string literals emptied, so that a word in a comment or a
-  /// message is not a finding, while the code in an interpolation is.
+  /// The lines of `text` as code: its tokens (``SwiftTokens``) with their
+  /// spacing, comments left out and string literals emptied, so that a word
+  /// in a comment or a message is not a finding, while the code in an
+  /// interpolation is. Every scan of learner code in the runner reads this.
   static func code(of text: String) -> [String] {
     let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
     var lines = [String](repeating: "", count: max(lineCount, 1))
-    var lastLine = 0
-    var gluesNext = false
     for token in SwiftTokens.read(text) {
       let index = min(token.line, lines.count) - 1
       let spelled: String
@@ -100,11 +99,8 @@ public enum ReviewScan {
       case .string: spelled = "\"\""
       case .regexLiteral: spelled = token.text
       }
-      // `a.b` stays one word, as the patterns expect.
-      let glued = gluesNext || token.text == "." || lines[index].isEmpty || index != lastLine
-      lines[index] += (glued ? "" : " ") + spelled
-      gluesNext = token.text == "."
-      lastLine = index
+      // With the original spacing: `a.b(` stays as written, as the patterns expect.
+      lines[index] += (token.spaceBefore && !lines[index].isEmpty ? " " : "") + spelled
     }
     return lines
   }

@@ -38,6 +38,16 @@ public enum SwiftTokens {
     public var kind: Kind
     public var text: String
     public var line: Int
+    /// Whether whitespace (or a comment) comes right before it: scans that
+    /// match patterns over code rebuild it with the original spacing.
+    public var spaceBefore = true
+
+    public init(kind: Kind, text: String, line: Int, spaceBefore: Bool = true) {
+      self.kind = kind
+      self.text = text
+      self.line = line
+      self.spaceBefore = spaceBefore
+    }
   }
 
   /// The tokens of `source`.
@@ -52,6 +62,8 @@ public enum SwiftTokens {
     var index = 0
     var line = 1
     var tokens: [Token] = []
+    /// Where the token being read starts.
+    var start = 0
 
     init(_ characters: [Unicode.Scalar]) { self.characters = characters }
 
@@ -75,7 +87,8 @@ public enum SwiftTokens {
     static let operatorCharacters = Set("/=-+!*%<>&|^~?.".unicodeScalars)
 
     mutating func add(_ kind: Token.Kind, _ text: String, line: Int? = nil) {
-      tokens.append(Token(kind: kind, text: text, line: line ?? self.line))
+      let spaced = start == 0 || [" ", "\t", "\n", "\r", "/"].contains(characters[start - 1])
+      tokens.append(Token(kind: kind, text: text, line: line ?? self.line, spaceBefore: spaced))
     }
 
     /// Whether the last token ends an expression (so a `/` after it, with no
@@ -112,6 +125,7 @@ public enum SwiftTokens {
     mutating func code(untilClosingParenthesis: Bool) {
       var depth = 0
       while let c = peek() {
+        start = index
         let spaceBefore = index == 0 || [" ", "\t", "\n", "\r"].contains(characters[index - 1])
         switch c {
         case " ", "\t", "\n", "\r":
@@ -235,6 +249,7 @@ public enum SwiftTokens {
 
     /// A string literal whose opening quote is at `index`, after `hashes` `#`s.
     mutating func string(hashes: Int) {
+      start = max(0, index - hashes)
       add(.string, "", line: line)
       let multiline = peek(1) == "\"" && peek(2) == "\""
       advance(multiline ? 3 : 1)

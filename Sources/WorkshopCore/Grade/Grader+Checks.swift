@@ -187,8 +187,8 @@ extension Grader {
     var found: [String] = []
     for file in files {
       let text = (try? String(contentsOf: workspace.url(folder + "/" + file), encoding: .utf8)) ?? ""
-      for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-        let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+      // Read as code (``SwiftTokens``): a comment or a string is not a finding.
+      for (index, code) in ReviewScan.code(of: text).enumerated() {
         for (pattern, what) in patterns where code.contains(pattern) {
           found.append("\(folder)/\(file):\(index + 1): \(what)")
         }
