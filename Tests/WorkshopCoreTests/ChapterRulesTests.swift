@@ -92,6 +92,33 @@ struct ChapterRulesTests {
       ("import Foundation\nimport Dispatch\nimport SwiftGlibc", 1),
       // A pattern the scan cannot read past.
       ("let r = /\"/; let t = 1", 1),
+      // Found by a blind attack on the rules, each compiling with Swift 6.
+      ("import Foundation\n// note\rimport Glibc\nfunc boom() { // x\r  exit(42)\n}", 2),
+      ("func r() -> Regex<Substring> { return/\"\"\"/ }\nimport Glibc\n// \"\"\"", 1),
+      ("func r() throws -> Regex<Substring> { try!/\\/*/ }\nfunc boom() { exit(0) }\n// */", 1),
+      ("let s = \"\\(/a/)\"", 1),
+      ("import\u{0C}Glibc", 1),
+      ("func boom() { Glibc\u{0C}.exit(42) }", 1),
+      ("func env() -> [String: String] { Foundation\u{0B}.ProcessInfo.processInfo.environment }", 1),
+      ("prefix operator ¬\nprefix func ¬ <T>(_ x: T) -> T { x }\nfunc boom() { ¬exit(0) }", 1),
+      ("prefix operator .!.\nprefix func .!. <T>(_ x: T) -> T { x }\nfunc boom() { .!.exit(42) }", 1),
+      ("macro m<T>(_ v: T) -> (T, String) = #`externalMacro`(module: \"Evil\", type: \"X\")", 1),
+      ("func ~= (pattern: Never, value: Int) -> Bool {}\nfunc boom() { if case exit(42) = 0 {} }", 1),
+      (
+        "struct Decoy { var exit = 0 }\nfunc second<A, B>(_ a: A, _ b: B) -> B { b }\nlet f = second(0, exit)",
+        1
+      ),
+      ("let f = true ? exit : exit", 2),
+      ("struct S { var write = 0 }\nfunc w() { _ = (write)(2, nil, 3) }", 1),
+      ("func w() { _ = S.init(write: 0); let f = { (write)(2, nil, 3) } }", 1),
+      ("let write = 0\nfunc w() { _ = (write)(2, nil, 3) }", 1),
+      ("let text = try? String(contentsOf: URL(string: \"file:///proc/self/environ\")!, encoding: .utf8)", 1),
+      ("func f(_ d: Data, _ u: URL) throws { try d.write(to: u) }", 1),
+      ("let ok = Bundle(path: \"/tmp/x\")?.load()", 1),
+      ("func f() { Thread.exit() }", 1),
+      ("let e = type(of: Pipe().fileHandleForWriting).standardError", 2),
+      ("@_originallyDefinedIn(module: \"Grader\", Linux 1.0)\npublic func report() -> Int { 42 }", 1),
+      ("func f(_ p: UnsafeRawPointer) -> Int { p.load(as: Int.self) }", 1),
     ])
   func refused(source: String, count: Int) {
     let found = reasons(source)
@@ -111,6 +138,14 @@ struct ChapterRulesTests {
       "@MainActor final class Model { nonisolated func go() async {}\n @concurrent func run() async {} }",
       "@discardableResult func f() -> Int { 1 }\n@Sendable func g() {}\n@TaskLocal static var id = 0",
       "let values = [1, 2].map { $0 / 2 }",
+      "func average(_ total: Int?, _ n: Int) -> Int { total!/n }\nfunc m(_ d: [String: Int]) -> Int { d[\"a\"]!/2 }",
+      "func g(_ xs: [Int]) -> Int { xs.reduce(0, +)/xs.count }\nfunc h(_ x: Int?) -> Int { (x ?? 1)/2 }",
+      "enum Event: Sendable { case started, exit(code: Int)\n case open }\nlet e = Event.exit(code: 0)",
+      "open class Worker { open func run() {} }",
+      "func f(signal: Int) { let next = signal + 1; print(signal, next) }",
+      "func f(_ read: Int) -> Int { let write = read * 2; return [1].map { read in read + write }[0] }",
+      "actor Log { var lines: [String] = []\n func write(_ l: String) { lines.append(l) }\n func add() { write(\"a\") } }",
+      "func go() async { await withUnsafeContinuation { (c: UnsafeContinuation<Void, Never>) in c.resume() } }",
     ])
   func accepted(source: String) {
     #expect(reasons(source).isEmpty)

@@ -102,23 +102,32 @@ public enum ChapterRules {
       "method_exchangeImplementations method_setImplementation class_replaceMethod class_addMethod NSClassFromString NSSelectorFromString objc_getClass",
       "changes or looks up code at run time")
     add("unsafeBitCast", "casts a value to an unrelated type (a function to a pointer)")
+    add("Bundle", "loads code or reads the program's files")
+    add(
+      "wordexp daemon fexecve execvpe on_exit pthread_cancel alarm sigqueue ualarm setitimer",
+      "starts processes, ends the process or sends signals")
+    add(
+      "OutputStream InputStream DispatchIO Pipe NSFileHandle fcntl ioctl remove rename chdir truncate ftruncate mkdir rmdir socket pwritev sendfile pipe pipe2 tmpfile opendir readlink symlink link stdin stdout stderr fread fgets getline NSHomeDirectory NSTemporaryDirectory",
+      "opens, reads or writes files or the process's file descriptors")
     return names
   }()
 
   /// Names that are also common words, refused only when called on their own.
   static let commonWords: Set<String> = [
-    "write", "read", "open", "close", "signal", "raise", "system", "kill", "unlink",
+    "write", "read", "open", "close", "signal", "raise", "system", "kill", "unlink", "remove", "rename",
+    "link",
+    "pipe",
   ]
 
   /// The keywords a declared name follows.
   static let declarers: Set<String> = [
-    "func", "var", "let", "case", "class", "struct", "enum", "actor", "typealias",
+    "func", "var", "let", "class", "struct", "enum", "actor", "typealias",
   ]
 
   /// Modules whose members are the C library's or Foundation's.
   static let systemModules: Set<String> = [
     "Foundation", "FoundationEssentials", "Glibc", "Darwin", "Musl", "Android", "Bionic", "WASILibc", "ucrt",
-    "WinSDK", "SwiftGlibc", "CRT", "Swift", "ObjectiveC",
+    "WinSDK", "SwiftGlibc", "CRT", "Swift", "ObjectiveC", "Thread",
   ]
 
   /// The rules `sources` (paths relative to the chapter's folder, to text) break.
@@ -126,16 +135,44 @@ public enum ChapterRules {
     let modules = modules(for: chapter)
     var found: [Violation] = []
     let read = sources.mapValues(SwiftTokens.read)
-    // The names the chapter declares itself.
+    // The names the chapter declares itself, and where an enum's `case`
+    // list declares (`case started, exit(code: Int)`).
     var declared: Set<String> = []
-    for tokens in read.values {
-      var caseLine: Int?
-      for (index, token) in tokens.enumerated().dropFirst() where token.kind == .identifier {
-        let previous = tokens[index - 1].text
-        if token.text == "case" { caseLine = token.line }
-        // `case exit, open` declares both.
-        if declarers.contains(previous) || (previous == "," && caseLine == token.line) {
+    var enumCases: [String: Set<Int>] = [:]
+    for (path, tokens) in read {
+      var braces: [Bool] = []  // per open brace: whether it opens an enum's body
+      var sawEnum = false
+      var inCaseList = false
+      var depth = 0  // parentheses since the case list's `case`
+      for (index, token) in tokens.enumerated() {
+        switch (token.kind, token.text) {
+        case (.identifier, "enum"): sawEnum = true
+        case (.punctuation, "{"):
+          braces.append(sawEnum)
+          sawEnum = false
+          inCaseList = false
+        case (.punctuation, "}"):
+          _ = braces.popLast()
+          inCaseList = false
+        case (.punctuation, ";"): inCaseList = false
+        case (.identifier, "case"):
+          inCaseList = braces.last == true
+          depth = 0
+        case (.punctuation, "("): depth += 1
+        case (.punctuation, ")"): depth -= 1
+        default: break
+        }
+        guard token.kind == .identifier, index > 0 else { continue }
+        let previous = tokens[index - 1]
+        if inCaseList, depth == 0, previous.text == "case" || previous.text == "," {
+          enumCases[path, default: []].insert(index)
           declared.insert(token.text)
+        } else if declarers.contains(previous.text) {
+          declared.insert(token.text)
+        }
+        // A case list goes on past a line's end only after a comma.
+        if inCaseList, depth == 0, token.text != "case", token.line != previous.line, previous.text != "," {
+          inCaseList = false
         }
       }
     }
@@ -144,6 +181,7 @@ public enum ChapterRules {
       func add(_ line: Int, _ reason: String) {
         found.append(Violation(path: path, line: line, reason: reason))
       }
+      let scopes = LocalScopes(tokens)
       for (index, token) in tokens.enumerated() {
         let previous = index > 0 ? tokens[index - 1] : nil
         let next = index + 1 < tokens.count ? tokens[index + 1] : nil
@@ -156,6 +194,10 @@ public enum ChapterRules {
         case .attribute:
           if let reason = attributes[token.text] {
             add(token.line, "@\(token.text) \(reason)")
+          } else if token.text.hasPrefix("_") {
+            // The compiler's own attributes, unsupported in app code: none
+            // is needed, and several name or place symbols.
+            add(token.line, "@\(token.text) is one of the compiler's own attributes, which no exercise needs")
           }
         case .pound:
           if let reason = poundKeywords[token.text] { add(token.line, "#\(token.text) \(reason)") }
@@ -169,30 +211,45 @@ public enum ChapterRules {
               "imports \(module); a chapter imports only \(modules.sorted().joined(separator: ", "))")
             continue
           }
-          guard let reason = names[token.text] else { continue }
+          if let reason = labelled(at: index, in: tokens) {
+            add(token.line, reason)
+            continue
+          }
+          if let reason = members[token.text], previous?.text == "." {
+            add(token.line, "\(token.text) \(reason)")
+            continue
+          }
+          guard let reason = names[token.text] ?? unsafeName(token.text) else { continue }
           let isMember = previous?.text == "."
           let throughModule =
             isMember && index >= 2 && tokens[index - 2].kind == .identifier
             && systemModules.contains(tokens[index - 2].text)
             && (index < 3 || tokens[index - 3].text != ".")
-          // A declaration of one's own (`func write(`, `case exit`) is not a use.
+          // A declaration of one's own (`func write(`, `var signal`, an
+          // enum's `case exit`) is not a use; every use of the name is.
           let declares =
-            declarers.contains(previous?.text ?? "")
-            || (previous?.text == "," && declared.contains(token.text) && next?.text != "(")
-          // An argument label (`fileURLWithPath:`) is the name of what is called.
-          let isLabel = next?.text == ":"
-          // A common word (`read`, `signal`) counts only when called: a
-          // variable of that name is not the C function.
-          let own = commonWords.contains(token.text) && !throughModule
-          if own, next?.text != "(", declared.contains(token.text) { continue }
-          if throughModule
-            || (!isMember && !declares
-              && (!isLabel || token.text.hasPrefix("file") || token.text.hasPrefix("contents")))
-          {
+            declarers.contains(previous?.text ?? "") || enumCases[path]?.contains(index) == true
+            || scopes.parameters.contains(index)
+          // An argument label (`f(signal: 1)`, `func f(open: Bool)`) names a parameter.
+          let isLabel = next?.text == ":" && ["(", ","].contains(previous?.text ?? "")
+          // `open class`, `open func`: the access level.
+          let isModifier = token.text == "open" && next?.kind == .identifier
+          // A common word declared in a scope around it (a parameter, a
+          // local, a member of the type it is in) is that declaration: the
+          // compiler never takes the C library's for it.
+          let local = commonWords.contains(token.text) && scopes.declares(token.text, at: index)
+          if throughModule || (!isMember && !declares && !isLabel && !isModifier && !local) {
+            let own = declared.contains(token.text) || commonWords.contains(token.text)
+            let isType = token.text.first?.isUppercase == true
             add(
               token.line,
               "\(token.text) \(reason)"
-                + (own ? " (if it is a method of your own, call it as self.\(token.text))" : ""))
+                + (!own
+                  ? ""
+                  : isType
+                    ? " (if it is a type of your own, rename it: Foundation has one too)"
+                    : " (if it is a name of your own, write self.\(token.text), or rename it: the C library has one too)")
+            )
           }
         default:
           continue
@@ -200,6 +257,126 @@ public enum ChapterRules {
       }
     }
     return found
+  }
+
+  /// The names declared in the braces around each token: parameters of
+  /// the function or closure a body belongs to, its locals, and the members
+  /// of the type it is in. The file's top level is not a scope here: a
+  /// global of the module does not hide the C library's function from every
+  /// call.
+  struct LocalScopes {
+    /// Per token, the names declared in the braces around it, so far.
+    private var visible: [Set<String>] = []
+    /// The tokens that name a function's parameters.
+    private(set) var parameters: Set<Int> = []
+
+    init(_ tokens: [SwiftTokens.Token]) {
+      var stack: [Set<String>] = []
+      var pending: Set<String> = []  // parameters, for the next `{`
+      var parenthesis = 0
+      var inSignature = false
+      var closureStart: Int?
+      for (index, token) in tokens.enumerated() {
+        let previous = index > 0 ? tokens[index - 1].text : ""
+        let next = index + 1 < tokens.count ? tokens[index + 1].text : ""
+        switch (token.kind, token.text) {
+        // A declaration's signature (not a call of `.init(`).
+        case (.identifier, let word) where ["func", "init", "subscript"].contains(word) && previous != ".":
+          inSignature = true
+          parenthesis = 0
+          pending = []
+        case (.punctuation, "("):
+          parenthesis += 1
+        case (.punctuation, ")"):
+          parenthesis -= 1
+        case (.punctuation, "{"):
+          stack.append(pending)
+          pending = []
+          inSignature = false
+          closureStart = index
+        case (.punctuation, "}"):
+          _ = stack.popLast()
+          closureStart = nil
+        case (.identifier, "in") where closureStart != nil:
+          // `{ read, write in`: the closure's parameters.
+          let names = tokens[(closureStart! + 1)..<index].filter { $0.kind == .identifier }.map(\.text)
+          stack[stack.count - 1].formUnion(names)
+          for earlier in (closureStart! + 1)..<index { visible[earlier].formUnion(names) }
+          closureStart = nil
+        case (.identifier, _):
+          if inSignature, parenthesis == 1, next == ":" {
+            pending.insert(token.text)  // `(signal: Int)`, `(_ signal: Int)`
+            parameters.insert(index)
+          } else if ["let", "var", "func"].contains(previous), !stack.isEmpty {
+            stack[stack.count - 1].insert(token.text)
+          }
+        default:
+          break
+        }
+        if token.kind != .identifier, token.text != "{", token.text != ",", closureStart != index {
+          if token.text != "(" && token.text != ")" && token.text != ":" { closureStart = nil }
+        }
+        visible.append(stack.reduce(into: Set<String>()) { $0.formUnion($1) })
+      }
+    }
+
+    /// Whether `name` is declared in a scope around the token at `index`.
+    func declares(_ name: String, at index: Int) -> Bool {
+      index < visible.count && visible[index].contains(name)
+    }
+  }
+
+  /// Members that reach the process wherever they are called.
+  static let members: [String: String] = [
+    "makeSignalSource": "handles signals",
+    "standardError": "reaches the process's file descriptors",
+    "standardOutput": "reaches the process's file descriptors",
+    "standardInput": "reaches the process's file descriptors",
+    "executablePath": "reads the program's path",
+    "executableURL": "reads or starts a program",
+  ]
+
+  /// Names of unsafe memory tricks: a pointer cast reaches anything.
+  static func unsafeName(_ name: String) -> String? {
+    let allowed: Set<String> = [
+      "withUnsafeContinuation", "withUnsafeThrowingContinuation", "withUnsafeCurrentTask",
+    ]
+    guard !allowed.contains(name) else { return nil }
+    if name.hasPrefix("Unsafe") && name.contains("Pointer") || name.hasPrefix("withUnsafe")
+      || [
+        "unsafeDowncast", "_typeByName", "withMemoryRebound", "assumingMemoryBound", "bindMemory",
+        "OpaquePointer",
+      ]
+      .contains(name)
+    {
+      return "works with raw memory, which reaches past the types"
+    }
+    return nil
+  }
+
+  /// What the call whose label is the token at `index` does, when that is
+  /// to read or write a file: `String(contentsOf:)`, `Data(contentsOf:)`,
+  /// `URL(filePath:)`, `.write(to:)`, `.write(toFile:)`.
+  static func labelled(at index: Int, in tokens: [SwiftTokens.Token]) -> String? {
+    guard index + 1 < tokens.count, tokens[index + 1].text == ":", index >= 2, tokens[index - 1].text == "("
+    else { return nil }
+    let label = tokens[index].text
+    let callee = tokens[index - 2].text
+    let readers: Set<String> = [
+      "String", "Data", "NSData", "NSString", "NSArray", "NSDictionary", "init", "Array",
+    ]
+    if ["contentsOf", "contentsOfFile", "contentsOfURL"].contains(label), readers.contains(callee) {
+      return "\(callee)(\(label):) reads a file"
+    }
+    let files: Set<String> = [
+      "filePath", "fileURLWithPath", "fileURLWithFileSystemRepresentation", "fileAtPath", "forWritingAtPath",
+      "forReadingAtPath", "toFileAtPath", "toFileDescriptor", "fileDescriptor",
+    ]
+    if files.contains(label) { return "\(label): names a file or a file descriptor" }
+    if ["to", "toFile"].contains(label), callee == "write", index >= 3, tokens[index - 3].text == "." {
+      return ".write(\(label):) writes a file"
+    }
+    return nil
   }
 
   /// The top module an `import` at `index` names: `import Glibc`, `import

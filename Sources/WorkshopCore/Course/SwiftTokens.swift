@@ -73,21 +73,45 @@ public enum SwiftTokens {
 
     mutating func advance(_ count: Int = 1) {
       for _ in 0..<count where index < characters.count {
-        if characters[index] == "\n" { line += 1 }
+        // A line ends at `\n`, `\r\n` or a lone `\r`, as for the compiler.
+        if characters[index] == "\n" || (characters[index] == "\r" && peek(1) != "\n") { line += 1 }
         index += 1
       }
     }
 
+    /// What the compiler skips between tokens: NUL, tab, line feed,
+    /// vertical tab, form feed, carriage return and space.
+    static func isWhitespace(_ c: Unicode.Scalar) -> Bool {
+      [0x00, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20].contains(c.value)
+    }
+    static func isLineEnd(_ c: Unicode.Scalar) -> Bool { c == "\n" || c == "\r" }
+
+    /// The characters an operator is made of, as *The Swift Programming
+    /// Language* lists them (operator heads and the combining marks operators
+    /// may continue with). No such character is ever part of a name.
+    static func isOperatorCharacter(_ c: Unicode.Scalar) -> Bool {
+      if c.isASCII { return "/=-+!*%<>&|^~?".unicodeScalars.contains(c) }
+      let ranges: [ClosedRange<UInt32>] = [
+        0xA1...0xA7, 0xA9...0xA9, 0xAB...0xAC, 0xAE...0xAE, 0xB0...0xB1, 0xB6...0xB6, 0xBB...0xBB,
+        0xBF...0xBF, 0xD7...0xD7, 0xF7...0xF7, 0x2016...0x2017, 0x2020...0x2027, 0x2030...0x203E,
+        0x2041...0x2053, 0x2055...0x205E, 0x2190...0x23FF, 0x2500...0x2775, 0x2794...0x2BFF,
+        0x2E00...0x2E7F, 0x3001...0x3003, 0x3008...0x3020, 0x3030...0x3030, 0x0300...0x036F,
+        0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE00...0xFE0F, 0xFE20...0xFE2F, 0xE0100...0xE01EF,
+      ]
+      return ranges.contains { $0.contains(c.value) }
+    }
+
     static func isIdentifierHead(_ c: Unicode.Scalar) -> Bool {
-      c == "_" || c.properties.isAlphabetic || (c.value > 0x7F && !c.properties.isWhitespace)
+      if c.isASCII { return c == "_" || c.properties.isAlphabetic }
+      return !isOperatorCharacter(c) && !c.properties.isWhitespace
+        && (c.properties.isAlphabetic || c.value >= 0xA8)
     }
     static func isIdentifierBody(_ c: Unicode.Scalar) -> Bool {
       isIdentifierHead(c) || ("0"..."9").contains(c) || c == "$"
     }
-    static let operatorCharacters = Set("/=-+!*%<>&|^~?.".unicodeScalars)
 
     mutating func add(_ kind: Token.Kind, _ text: String, line: Int? = nil) {
-      let spaced = start == 0 || [" ", "\t", "\n", "\r", "/"].contains(characters[start - 1])
+      let spaced = start == 0 || Self.isWhitespace(characters[start - 1]) || characters[start - 1] == "/"
       tokens.append(Token(kind: kind, text: text, line: line ?? self.line, spaceBefore: spaced))
     }
 
@@ -96,17 +120,28 @@ public enum SwiftTokens {
     var afterExpression: Bool {
       guard let last = tokens.last else { return false }
       switch last.kind {
-      case .identifier, .string, .number: return true
-      case .punctuation: return [")", "]", "}"].contains(last.text)
+      case .identifier: return !Self.expressionKeywords.contains(last.text)
+      case .string, .number: return true
+      // A postfix `!` or `?` (`total!/n`) ends an expression too.
+      case .punctuation:
+        return [")", "]", "}"].contains(last.text) || (["!", "?"].contains(last.text) && !last.spaceBefore)
       default: return false
       }
     }
+
+    /// Keywords after which an expression starts: a `/` after them can
+    /// open a regex literal.
+    static let expressionKeywords: Set<String> = [
+      "return", "try", "await", "throw", "in", "case", "where", "if", "guard", "else", "while", "switch",
+      "repeat", "yield", "is", "as", "some", "any", "let", "var", "defer", "do", "catch", "consume", "copy",
+      "discard", "each", "then", "for",
+    ]
 
     mutating func identifier() -> String {
       var name = ""
       if peek() == "`" {
         advance()
-        while let c = peek(), c != "`", c != "\n" {
+        while let c = peek(), c != "`", !Self.isLineEnd(c) {
           name.unicodeScalars.append(c)
           advance()
         }
@@ -126,12 +161,12 @@ public enum SwiftTokens {
       var depth = 0
       while let c = peek() {
         start = index
-        let spaceBefore = index == 0 || [" ", "\t", "\n", "\r"].contains(characters[index - 1])
+        let spaceBefore = index == 0 || Self.isWhitespace(characters[index - 1])
         switch c {
-        case " ", "\t", "\n", "\r":
+        case _ where Self.isWhitespace(c):
           advance()
         case "/" where peek(1) == "/":
-          while let c = peek(), c != "\n" { advance() }
+          while let c = peek(), !Self.isLineEnd(c) { advance() }
         case "/" where peek(1) == "*":
           blockComment()
         case "\"":
@@ -145,7 +180,7 @@ public enum SwiftTokens {
           } else if peek(hashes) == "/" {
             add(.regexLiteral, "#/")
             advance(hashes + 1)
-          } else if hashes == 1, let next = peek(1), Self.isIdentifierHead(next) {
+          } else if hashes == 1, let next = peek(1), Self.isIdentifierHead(next) || next == "`" {
             let start = line
             advance()
             add(.pound, identifier(), line: start)
@@ -180,8 +215,8 @@ public enum SwiftTokens {
           // A regex literal can start where an expression does, and not
           // with a space; `/=` followed by a space assigns.
           let next = peek(1)
-          let spaced = next == nil || [" ", "\t", "\n", "\r"].contains(next!)
-          let assigns = next == "=" && (peek(2).map { [" ", "\t", "\n", "\r"].contains($0) } ?? true)
+          let spaced = next.map(Self.isWhitespace) ?? true
+          let assigns = next == "=" && (peek(2).map(Self.isWhitespace) ?? true)
           if !spaced, !assigns, spaceBefore || !afterExpression {
             add(.regexLiteral, "/")
             advance()
@@ -204,7 +239,7 @@ public enum SwiftTokens {
               advance()
             }
             add(.number, number)
-          } else if Self.operatorCharacters.contains(c) {
+          } else if Self.isOperatorCharacter(c) || c == "." {
             operatorRun()
           } else {
             add(.punctuation, String(c))
@@ -214,21 +249,38 @@ public enum SwiftTokens {
       }
     }
 
-    /// An operator: `.` alone, or a run of operator characters, stopping
-    /// before a comment.
+    /// An operator: `.` alone (a member), a run of operator characters, or
+    /// one that starts with `.` and may hold more dots (`.!.`), stopping
+    /// before a comment. An operator with a `/` in it other than `/` and
+    /// `/=` could end where a regex literal starts (`^^/a/`): it is a
+    /// ``Token/Kind/regexLiteral`` token.
     mutating func operatorRun() {
-      if peek() == "." {
+      let dotted = peek() == "."
+      if dotted, !(peek(1).map { Self.isOperatorCharacter($0) || $0 == "." } ?? false) {
         add(.punctuation, ".")
         advance()
         return
       }
+      // A `!` or `?` right after an expression is postfix, an operator of
+      // its own (`total!/n`, `value?.count`).
+      if let c = peek(), c == "!" || c == "?", afterExpression, start > 0,
+        !Self.isWhitespace(characters[start - 1])
+      {
+        add(.punctuation, String(c))
+        advance()
+        return
+      }
       var text = ""
-      while let c = peek(), Self.operatorCharacters.contains(c), c != "." || text.isEmpty {
+      while let c = peek(), Self.isOperatorCharacter(c) || (dotted && c == ".") {
         if c == "/", peek(1) == "/" || peek(1) == "*", !text.isEmpty { break }
         text.unicodeScalars.append(c)
         advance()
       }
-      add(.punctuation, text)
+      if text.contains("/"), text != "/", text != "/=" {
+        add(.regexLiteral, text)
+      } else {
+        add(.punctuation, text)
+      }
     }
 
     mutating func blockComment() {
@@ -254,7 +306,7 @@ public enum SwiftTokens {
       let multiline = peek(1) == "\"" && peek(2) == "\""
       advance(multiline ? 3 : 1)
       while let c = peek() {
-        if c == "\n", !multiline { return }  // unterminated: the compiler says so
+        if Self.isLineEnd(c), !multiline { return }  // unterminated: the compiler says so
         if c == "\\" {
           // `\` then the delimiter's `#`s: an escape, or an interpolation.
           var matches = true
@@ -262,7 +314,12 @@ public enum SwiftTokens {
           if matches {
             if peek(1 + hashes) == "(" {
               advance(2 + hashes)
+              // The interpolation's code, between parentheses of its own:
+              // an expression starts there (`"\(/a/)"` opens a regex).
+              start = index
+              add(.punctuation, "(")
               code(untilClosingParenthesis: true)
+              add(.punctuation, ")")
               continue
             }
             advance(2 + hashes)
