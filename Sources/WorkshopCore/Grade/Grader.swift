@@ -214,7 +214,7 @@ public struct Grader: Sendable {
         let shown = running.filter { names[$0] != nil }.prefix(2).map { "“\(names[$0] ?? $0)”" }.joined(
           separator: ", ")
         progress?(
-          "\(chapter.paddedNumber): \(shown.isEmpty ? "starting its checks" : "still running " + shown) (\(seconds) s)"
+          "\(chapter.number == 0 ? chapter.title : chapter.paddedNumber): \(shown.isEmpty ? "starting its checks" : "still running " + shown) (\(seconds) s)"
         )
       })
     // An issue no check owns, or a race report, is pinned on one check by
@@ -241,7 +241,9 @@ public struct Grader: Sendable {
         count += 1
         return count
       }
-      progress?("\(chapter.paddedNumber): running “\(check.name)” on its own (\(number) of \(checks.count))")
+      progress?(
+        "\(chapter.number == 0 ? chapter.title : chapter.paddedNumber): running “\(check.name)” on its own (\(number) of \(checks.count))"
+      )
       let alone = runner.run(
         filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: limit)
       if alone.isComplete {
