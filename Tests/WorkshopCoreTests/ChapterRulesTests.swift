@@ -119,6 +119,39 @@ struct ChapterRulesTests {
       ("let e = type(of: Pipe().fileHandleForWriting).standardError", 2),
       ("@_originallyDefinedIn(module: \"Grader\", Linux 1.0)\npublic func report() -> Int { 42 }", 1),
       ("func f(_ p: UnsafeRawPointer) -> Int { p.load(as: Int.self) }", 1),
+      // The second blind attack.
+      ("let quote = #\"\"\"#\nimport Glibc\nfunc boom() { exit(1) }\n// \"\"\"#", 2),
+      ("func boom() {\n  let x = 0\n  _ = x/*\n*//\"\"\"/\n  exit(2)\n}\n// \"\"\"", 1),
+      ("let `let` = 0\nfunc boom() { _ = `let`\n  exit(3) }", 1),
+      ("let x\u{301}func = 0\nfunc boom() { _ = x\u{301}func\nexit(30) }", 1),
+      ("import\u{A0}Glibc", 1),
+      ("func boom() { Glibc\u{A0}.exit(4) }", 1),
+      (
+        "func never(_ c: Int32) -> Never { fatalError() }\nfunc run(_ g: (Int32) -> Never = true ? exit : never) { g(5) }",
+        1
+      ),
+      (
+        "func ~= (f: (Int32) -> Never, v: Int) -> Bool { f(Int32(v)) }\nfunc boom() { switch 6 { case 0, exit: break; default: break } }",
+        1
+      ),
+      (
+        "func ~= (a: Never, b: Int) -> Bool {}\nlet `enum` = 27; switch `enum` { case exit(27): break; default: break }",
+        1
+      ),
+      ("func f() { if let write = Optional(1) { print(write) }; _ = write(1, \"x\", 1) }", 1),
+      ("let o: (String, Int32) -> Int32 = open\nprint(1)", 1),
+      ("func f() { Foundation.Thread.exit() }", 1),
+      ("typealias T = Thread", 1),
+      ("func f() { _ = gsignal(9) }", 1),
+      ("typealias D = Data\nlet d = try? D(contentsOf: u)", 1),
+      ("final class O { var x = 0 }\nlet p = Unmanaged.passUnretained(O()).toOpaque()", 2),
+      ("let a = Array<Int>(unsafeUninitializedCapacity: 4) { _, n in n = 4 }", 1),
+      ("let `a)b` = 0\nfunc boom() { print(\"\\(`a)b`)\") }", 2),
+      ("@DebugDescription struct P { var debugDescription: String { \"p\" } }", 1),
+      ("@abi(func puts2() -> Int32)\npublic func myputs() -> Int32 { 0 }", 1),
+      // Strict on purpose: a name the C library has, used on its own.
+      ("func f(signal: Int) { print(signal) }", 1),
+      ("actor Log { func write(_ l: String) {}\n func add() { write(\"a\") } }", 1),
     ])
   func refused(source: String, count: Int) {
     let found = reasons(source)
@@ -133,7 +166,6 @@ struct ChapterRulesTests {
       "let message = \"call exit(0) and @_cdecl here\"",
       "enum Step { case exit, open }\nlet s = Step.exit\nswitch s { case .exit: break; case .open: break }",
       "actor Log { func write(_ line: String) {}\n func add() { self.write(\"a\") } }",
-      "func f(signal: Int) { let signal = signal + 1; print(signal) }",
       "let x = 6 / 2\nvar y = 8\ny /= 2",
       "@MainActor final class Model { nonisolated func go() async {}\n @concurrent func run() async {} }",
       "@discardableResult func f() -> Int { 1 }\n@Sendable func g() {}\n@TaskLocal static var id = 0",
@@ -142,9 +174,8 @@ struct ChapterRulesTests {
       "func g(_ xs: [Int]) -> Int { xs.reduce(0, +)/xs.count }\nfunc h(_ x: Int?) -> Int { (x ?? 1)/2 }",
       "enum Event: Sendable { case started, exit(code: Int)\n case open }\nlet e = Event.exit(code: 0)",
       "open class Worker { open func run() {} }",
-      "func f(signal: Int) { let next = signal + 1; print(signal, next) }",
-      "func f(_ read: Int) -> Int { let write = read * 2; return [1].map { read in read + write }[0] }",
-      "actor Log { var lines: [String] = []\n func write(_ l: String) { lines.append(l) }\n func add() { write(\"a\") } }",
+      "func f(signal: Int) {}\nf(signal: 1)",
+      "actor Log { var lines: [String] = []\n func write(_ l: String) { lines.append(l) }\n func add() { self.write(\"a\") } }",
       "func go() async { await withUnsafeContinuation { (c: UnsafeContinuation<Void, Never>) in c.resume() } }",
     ])
   func accepted(source: String) {

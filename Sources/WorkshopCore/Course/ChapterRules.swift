@@ -68,6 +68,9 @@ public enum ChapterRules {
     "_weakLinked": "links a symbol that may be missing",
     "_objcRuntimeName": "names a class for the run time",
     "main": "starts a program, while a chapter is a library and the checks are its entry point",
+    "DebugDescription": "places data in a section of its own",
+    "abi": "gives a declaration another symbol, which can stand for another's",
+    "implementation": "implements another language's declaration by name",
   ]
 
   /// `#` keywords no exercise needs.
@@ -103,6 +106,17 @@ public enum ChapterRules {
       "changes or looks up code at run time")
     add("unsafeBitCast", "casts a value to an unrelated type (a function to a pointer)")
     add("Bundle", "loads code or reads the program's files")
+    add("URL NSURL", "names a file or a resource: no exercise needs one, and reading one is reading a file")
+    add("Thread NSThread", "works with threads directly (Thread.exit ends one); use tasks")
+    add(
+      #"gsignal ssignal forkpty mkstemp mkdtemp readlinkat renameat unlinkat glob readv preadv recv recvfrom sendto sendmsg chroot setrlimit"#,
+      "calls the operating system directly")
+    add(
+      "Unmanaged memcpy memmove memset strdup",
+      "works with raw memory, which reaches past the types")
+    add(
+      "NSKeyedArchiver NSKeyedUnarchiver archiveRootObject unarchiveObject",
+      "opens, reads or writes files or the process's file descriptors")
     add(
       #"wordexp daemon fexecve execvpe on_exit pthread_cancel alarm sigqueue ualarm setitimer"#,
       "starts processes, ends the process or sends signals")
@@ -116,7 +130,7 @@ public enum ChapterRules {
   /// declares them (see ``LocalScopes``).
   static let commonWords: Set<String> = [
     "write", "read", "open", "close", "signal", "raise", "system", "kill", "unlink", "remove", "rename",
-    "link",
+    "link", "glob",
     "pipe",
   ]
 
@@ -146,7 +160,7 @@ public enum ChapterRules {
       var inCaseList = false
       var depth = 0  // parentheses since the case list's `case`
       for (index, token) in tokens.enumerated() {
-        switch (token.kind, token.text) {
+        switch (token.kind, token.backticked ? "`" : token.text) {
         case (.identifier, "enum"): sawEnum = true
         case (.punctuation, "{"):
           braces.append(sawEnum)
@@ -182,10 +196,24 @@ public enum ChapterRules {
       func add(_ line: Int, _ reason: String) {
         found.append(Violation(path: path, line: line, reason: reason))
       }
-      let scopes = LocalScopes(tokens)
+      var inCasePattern = false  // from a `switch`'s `case` to its `:`
+      var parentheses = 0
       for (index, token) in tokens.enumerated() {
         let previous = index > 0 ? tokens[index - 1] : nil
         let next = index + 1 < tokens.count ? tokens[index + 1] : nil
+        if token.kind == .punctuation, token.text == "(" { parentheses += 1 }
+        if token.kind == .punctuation, token.text == ")" { parentheses -= 1 }
+        if token.isKeyword("case"), enumCases[path]?.contains(index + 1) != true {
+          inCasePattern = true
+          parentheses = 0
+        }
+        if inCasePattern, token.kind == .punctuation, token.text == ":", parentheses <= 0 {
+          inCasePattern = false
+        }
+        if token.kind == .identifier, token.backticked, !isPlainName(token.text) {
+          add(token.line, "`\(token.text)` is a raw identifier, which no exercise needs: use a plain name")
+          continue
+        }
         switch token.kind {
         case .regexLiteral:
           add(
@@ -203,7 +231,7 @@ public enum ChapterRules {
         case .pound:
           if let reason = poundKeywords[token.text] { add(token.line, "#\(token.text) \(reason)") }
         case .identifier:
-          if token.text == "import", previous?.text != ".",
+          if token.isKeyword("import"), previous?.text != ".",
             let module = importedModule(after: index, in: tokens),
             !modules.contains(module)
           {
@@ -227,19 +255,22 @@ public enum ChapterRules {
             && systemModules.contains(tokens[index - 2].text)
             && (index < 3 || tokens[index - 3].text != ".")
           // A declaration of one's own (`func write(`, `var signal`, an
-          // enum's `case exit`) is not a use; every use of the name is.
+          // enum's `case exit`) is not a use; every use of the name is,
+          // wherever it is declared: the compiler may still take the C
+          // library's.
           let declares =
-            declarers.contains(previous?.text ?? "") || enumCases[path]?.contains(index) == true
-            || scopes.parameters.contains(index)
-          // An argument label (`f(signal: 1)`, `func f(open: Bool)`) names a parameter.
-          let isLabel = next?.text == ":" && ["(", ","].contains(previous?.text ?? "")
+            (previous.map { declarers.contains($0.text) && !$0.backticked } ?? false)
+            || enumCases[path]?.contains(index) == true
+          // An argument label or a parameter (`f(signal: 1)`, `func f(_ open:
+          // Bool)`), never in a `case` pattern.
+          let opensList = { (token: SwiftTokens.Token?) in ["(", ","].contains(token?.text ?? "") }
+          let isLabel =
+            next?.text == ":" && !inCasePattern
+            && (opensList(previous)
+              || (previous?.kind == .identifier && index >= 2 && opensList(tokens[index - 2])))
           // `open class`, `open func`: the access level.
-          let isModifier = token.text == "open" && next?.kind == .identifier
-          // A common word declared in a scope around it (a parameter, a
-          // local, a member of the type it is in) is that declaration: the
-          // compiler never takes the C library's for it.
-          let local = commonWords.contains(token.text) && scopes.declares(token.text, at: index)
-          if throughModule || (!isMember && !declares && !isLabel && !isModifier && !local) {
+          let isModifier = token.text == "open" && (next.map { Self.modifiable.contains($0.text) } ?? false)
+          if throughModule || (!isMember && !declares && !isLabel && !isModifier) {
             let own = declared.contains(token.text) || commonWords.contains(token.text)
             let isType = token.text.first?.isUppercase == true
             add(
@@ -249,7 +280,7 @@ public enum ChapterRules {
                   ? ""
                   : isType
                     ? " (if it is a type of your own, rename it: Foundation has one too)"
-                    : " (if it is a name of your own, write self.\(token.text), or rename it: the C library has one too)")
+                    : " (if it is a name of your own, rename it, or call a method of yours as self.\(token.text): the C library has one too)")
             )
           }
         default:
@@ -260,70 +291,20 @@ public enum ChapterRules {
     return found
   }
 
-  /// The names declared in the braces around each token: parameters of
-  /// the function or closure a body belongs to, its locals, and the members
-  /// of the type it is in. The file's top level is not a scope here: a
-  /// global of the module does not hide the C library's function from every
-  /// call.
-  struct LocalScopes {
-    /// Per token, the names declared in the braces around it, so far.
-    private var visible: [Set<String>] = []
-    /// The tokens that name a function's parameters.
-    private(set) var parameters: Set<Int> = []
+  /// What `open` is the access level of.
+  static let modifiable: Set<String> = [
+    "class", "func", "var", "let", "subscript", "init", "override", "static", "final", "convenience",
+    "required",
+  ]
 
-    init(_ tokens: [SwiftTokens.Token]) {
-      var stack: [Set<String>] = []
-      var pending: Set<String> = []  // parameters, for the next `{`
-      var parenthesis = 0
-      var inSignature = false
-      var closureStart: Int?
-      for (index, token) in tokens.enumerated() {
-        let previous = index > 0 ? tokens[index - 1].text : ""
-        let next = index + 1 < tokens.count ? tokens[index + 1].text : ""
-        switch (token.kind, token.text) {
-        // A declaration's signature (not a call of `.init(`).
-        case (.identifier, let word) where ["func", "init", "subscript"].contains(word) && previous != ".":
-          inSignature = true
-          parenthesis = 0
-          pending = []
-        case (.punctuation, "("):
-          parenthesis += 1
-        case (.punctuation, ")"):
-          parenthesis -= 1
-        case (.punctuation, "{"):
-          stack.append(pending)
-          pending = []
-          inSignature = false
-          closureStart = index
-        case (.punctuation, "}"):
-          _ = stack.popLast()
-          closureStart = nil
-        case (.identifier, "in") where closureStart != nil:
-          // `{ read, write in`: the closure's parameters.
-          let names = tokens[(closureStart! + 1)..<index].filter { $0.kind == .identifier }.map(\.text)
-          stack[stack.count - 1].formUnion(names)
-          for earlier in (closureStart! + 1)..<index { visible[earlier].formUnion(names) }
-          closureStart = nil
-        case (.identifier, _):
-          if inSignature, parenthesis == 1, next == ":" {
-            pending.insert(token.text)  // `(signal: Int)`, `(_ signal: Int)`
-            parameters.insert(index)
-          } else if ["let", "var", "func"].contains(previous), !stack.isEmpty {
-            stack[stack.count - 1].insert(token.text)
-          }
-        default:
-          break
-        }
-        if token.kind != .identifier, token.text != "{", token.text != ",", closureStart != index {
-          if token.text != "(" && token.text != ")" && token.text != ":" { closureStart = nil }
-        }
-        visible.append(stack.reduce(into: Set<String>()) { $0.formUnion($1) })
-      }
+  /// Whether `name` could be written without backticks (a raw identifier,
+  /// SE-0451, is refused: one with a `)` in an interpolation hangs the compiler).
+  static func isPlainName(_ name: String) -> Bool {
+    guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else {
+      return false
     }
-
-    /// Whether `name` is declared in a scope around the token at `index`.
-    func declares(_ name: String, at index: Int) -> Bool {
-      index < visible.count && visible[index].contains(name)
+    return name.unicodeScalars.allSatisfy {
+      $0 == "_" || $0.properties.isAlphabetic || $0.properties.numericType != nil
     }
   }
 
@@ -335,6 +316,11 @@ public enum ChapterRules {
     "standardInput": "reaches the process's file descriptors",
     "executablePath": "reads the program's path",
     "executableURL": "reads or starts a program",
+    "toOpaque": "works with raw memory, which reaches past the types",
+    "storeBytes": "works with raw memory, which reaches past the types",
+    "unsafeLoad": "works with raw memory, which reaches past the types",
+    "withContiguousStorageIfAvailable": "works with raw memory, which reaches past the types",
+    "withContiguousMutableStorageIfAvailable": "works with raw memory, which reaches past the types",
   ]
 
   /// Names of unsafe memory tricks: a pointer cast reaches anything.
@@ -366,7 +352,9 @@ public enum ChapterRules {
     let readers: Set<String> = [
       "String", "Data", "NSData", "NSString", "NSArray", "NSDictionary", "init", "Array",
     ]
-    if ["contentsOf", "contentsOfFile", "contentsOfURL"].contains(label), readers.contains(callee) {
+    if ["contentsOf", "contentsOfFile", "contentsOfURL"].contains(label),
+      readers.contains(callee) || callee.first?.isUppercase == true
+    {
       return "\(callee)(\(label):) reads a file"
     }
     let files: Set<String> = [
@@ -374,6 +362,7 @@ public enum ChapterRules {
       "forReadingAtPath", "toFileAtPath", "toFileDescriptor", "fileDescriptor",
     ]
     if files.contains(label) { return "\(label): names a file or a file descriptor" }
+    if label == "unsafeUninitializedCapacity" { return "\(label): works with raw memory" }
     if ["to", "toFile"].contains(label), callee == "write", index >= 3, tokens[index - 3].text == "." {
       return ".write(\(label):) writes a file"
     }

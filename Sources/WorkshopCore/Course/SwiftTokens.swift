@@ -41,12 +41,20 @@ public enum SwiftTokens {
     /// Whether whitespace (or a comment) comes right before it: scans that
     /// match patterns over code rebuild it with the original spacing.
     public var spaceBefore = true
+    /// Whether the name was written in backticks (`` `let` ``): never a keyword.
+    public var backticked = false
 
-    public init(kind: Kind, text: String, line: Int, spaceBefore: Bool = true) {
+    public init(kind: Kind, text: String, line: Int, spaceBefore: Bool = true, backticked: Bool = false) {
       self.kind = kind
       self.text = text
       self.line = line
       self.spaceBefore = spaceBefore
+      self.backticked = backticked
+    }
+
+    /// Whether this is the keyword `word`, not a name spelled like it.
+    public func isKeyword(_ word: String) -> Bool {
+      kind == .identifier && text == word && !backticked
     }
   }
 
@@ -64,6 +72,9 @@ public enum SwiftTokens {
     var tokens: [Token] = []
     /// Where the token being read starts.
     var start = 0
+    /// Whether a comment was skipped since the last token: the compiler
+    /// reads a comment as whitespace.
+    var afterComment = false
 
     init(_ characters: [Unicode.Scalar]) { self.characters = characters }
 
@@ -82,7 +93,20 @@ public enum SwiftTokens {
     /// What the compiler skips between tokens: NUL, tab, line feed,
     /// vertical tab, form feed, carriage return and space.
     static func isWhitespace(_ c: Unicode.Scalar) -> Bool {
-      [0x00, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20].contains(c.value)
+      // Beyond ASCII, the compiler takes a no-break space for one (with a
+      // warning); any other space is whitespace here too, never a name.
+      [0x00, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0].contains(c.value)
+        || (!c.isASCII && c.properties.isWhitespace)
+    }
+
+    /// Combining marks and variation selectors: they continue a name or an
+    /// operator, whichever they follow.
+    static func isCombining(_ c: Unicode.Scalar) -> Bool {
+      let ranges: [ClosedRange<UInt32>] = [
+        0x0300...0x036F, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE00...0xFE0F, 0xFE20...0xFE2F,
+        0xE0100...0xE01EF,
+      ]
+      return ranges.contains { $0.contains(c.value) }
     }
     static func isLineEnd(_ c: Unicode.Scalar) -> Bool { c == "\n" || c == "\r" }
 
@@ -95,24 +119,25 @@ public enum SwiftTokens {
         0xA1...0xA7, 0xA9...0xA9, 0xAB...0xAC, 0xAE...0xAE, 0xB0...0xB1, 0xB6...0xB6, 0xBB...0xBB,
         0xBF...0xBF, 0xD7...0xD7, 0xF7...0xF7, 0x2016...0x2017, 0x2020...0x2027, 0x2030...0x203E,
         0x2041...0x2053, 0x2055...0x205E, 0x2190...0x23FF, 0x2500...0x2775, 0x2794...0x2BFF,
-        0x2E00...0x2E7F, 0x3001...0x3003, 0x3008...0x3020, 0x3030...0x3030, 0x0300...0x036F,
-        0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE00...0xFE0F, 0xFE20...0xFE2F, 0xE0100...0xE01EF,
+        0x2E00...0x2E7F, 0x3001...0x3003, 0x3008...0x3020, 0x3030...0x3030,
       ]
       return ranges.contains { $0.contains(c.value) }
     }
 
     static func isIdentifierHead(_ c: Unicode.Scalar) -> Bool {
       if c.isASCII { return c == "_" || c.properties.isAlphabetic }
-      return !isOperatorCharacter(c) && !c.properties.isWhitespace
+      return !isOperatorCharacter(c) && !isWhitespace(c) && !isCombining(c)
         && (c.properties.isAlphabetic || c.value >= 0xA8)
     }
     static func isIdentifierBody(_ c: Unicode.Scalar) -> Bool {
-      isIdentifierHead(c) || ("0"..."9").contains(c) || c == "$"
+      isIdentifierHead(c) || ("0"..."9").contains(c) || c == "$" || isCombining(c)
     }
 
-    mutating func add(_ kind: Token.Kind, _ text: String, line: Int? = nil) {
-      let spaced = start == 0 || Self.isWhitespace(characters[start - 1]) || characters[start - 1] == "/"
-      tokens.append(Token(kind: kind, text: text, line: line ?? self.line, spaceBefore: spaced))
+    mutating func add(_ kind: Token.Kind, _ text: String, line: Int? = nil, backticked: Bool = false) {
+      let spaced = start == 0 || Self.isWhitespace(characters[start - 1]) || afterComment
+      tokens.append(
+        Token(kind: kind, text: text, line: line ?? self.line, spaceBefore: spaced, backticked: backticked))
+      afterComment = false
     }
 
     /// Whether the last token ends an expression (so a `/` after it, with no
@@ -120,7 +145,7 @@ public enum SwiftTokens {
     var afterExpression: Bool {
       guard let last = tokens.last else { return false }
       switch last.kind {
-      case .identifier: return !Self.expressionKeywords.contains(last.text)
+      case .identifier: return last.backticked || !Self.expressionKeywords.contains(last.text)
       case .string, .number: return true
       // A postfix `!` or `?` (`total!/n`) ends an expression too.
       case .punctuation:
@@ -137,8 +162,12 @@ public enum SwiftTokens {
       "discard", "each", "then", "for",
     ]
 
+    /// Whether the last name read was in backticks.
+    var lastBackticked = false
+
     mutating func identifier() -> String {
       var name = ""
+      lastBackticked = peek() == "`"
       if peek() == "`" {
         advance()
         while let c = peek(), c != "`", !Self.isLineEnd(c) {
@@ -167,8 +196,10 @@ public enum SwiftTokens {
           advance()
         case "/" where peek(1) == "/":
           while let c = peek(), !Self.isLineEnd(c) { advance() }
+          afterComment = true
         case "/" where peek(1) == "*":
           blockComment()
+          afterComment = true
         case "\"":
           string(hashes: 0)
         case "#":
@@ -198,7 +229,8 @@ public enum SwiftTokens {
           }
         case "`":
           let start = line
-          add(.identifier, identifier(), line: start)
+          let name = identifier()
+          add(.identifier, name, line: start, backticked: true)
         case "(":
           depth += 1
           add(.punctuation, "(")
@@ -217,7 +249,7 @@ public enum SwiftTokens {
           let next = peek(1)
           let spaced = next.map(Self.isWhitespace) ?? true
           let assigns = next == "=" && (peek(2).map(Self.isWhitespace) ?? true)
-          if !spaced, !assigns, spaceBefore || !afterExpression {
+          if !spaced, !assigns, spaceBefore || afterComment || !afterExpression {
             add(.regexLiteral, "/")
             advance()
           } else {
@@ -271,7 +303,9 @@ public enum SwiftTokens {
         return
       }
       var text = ""
-      while let c = peek(), Self.isOperatorCharacter(c) || (dotted && c == ".") {
+      while let c = peek(),
+        Self.isOperatorCharacter(c) || (dotted && c == ".") || (!text.isEmpty && Self.isCombining(c))
+      {
         if c == "/", peek(1) == "/" || peek(1) == "*", !text.isEmpty { break }
         text.unicodeScalars.append(c)
         advance()
@@ -303,7 +337,19 @@ public enum SwiftTokens {
     mutating func string(hashes: Int) {
       start = max(0, index - hashes)
       add(.string, "", line: line)
-      let multiline = peek(1) == "\"" && peek(2) == "\""
+      // `"""` opens a multi-line string only when nothing but whitespace
+      // follows it on its line; `#"""#` is a one-line raw string of `"`.
+      var multiline = peek(1) == "\"" && peek(2) == "\""
+      if multiline {
+        var offset = 3
+        while let c = peek(offset), !Self.isLineEnd(c) {
+          if !Self.isWhitespace(c) {
+            multiline = false
+            break
+          }
+          offset += 1
+        }
+      }
       advance(multiline ? 3 : 1)
       while let c = peek() {
         if Self.isLineEnd(c), !multiline { return }  // unterminated: the compiler says so
