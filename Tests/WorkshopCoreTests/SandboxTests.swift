@@ -65,6 +65,21 @@ struct SandboxTests {
     #expect(!FileManager.default.fileExists(atPath: repository.path + "/.build/linked-by-learner"))
   }
 
+  @Test("A build sees its package when the package is a folder right in /tmp, as a fresh clone there is")
+  func packageRightInTmp() throws {
+    let package = URL(fileURLWithPath: "/tmp/workshop-sandbox-test-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: package) }
+    let scratch = package.appendingPathComponent(".build/workshop")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    try "// swift-tools-version: 6.2\n".write(
+      to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+    let outcome = try #require(Sandbox.current).build(
+      "/bin/sh", ["-c", "cat \(package.path)/Package.swift && touch \(scratch.path)/built && echo built"],
+      environment: Grader.childEnvironment, package: package, scratch: scratch, timeLimit: 60)
+    #expect(outcome.standardOutput == "// swift-tools-version: 6.2\nbuilt\n", "\(outcome.standardError)")
+    #expect(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("built").path))
+  }
+
   @Test("A build's tool is never one in the folders the build can write")
   func buildToolOutsideBuild() throws {
     let package = try TemporaryFolder.shared.makeFolder("sandboxed-package")

@@ -226,10 +226,11 @@ public struct Sandbox: Sendable, Equatable {
     }
   }
 
-  /// `/tmp/name` for a path under `/tmp/name/`, else nil.
+  /// `/tmp/name` for `/tmp/name` itself (a package a build reads) or a
+  /// path under it (a program), else nil.
   static func topFolderInTmp(_ path: String) -> String? {
     let parts = path.split(separator: "/", omittingEmptySubsequences: true)
-    guard parts.count > 2, parts[0] == "tmp" else { return nil }
+    guard parts.count >= 2, parts[0] == "tmp" else { return nil }
     return "/tmp/" + parts[1]
   }
 
