@@ -72,10 +72,12 @@ public struct Sandbox: Sendable, Equatable {
 
   /// The command that runs `command` in the sandbox, with `shared` (holding
   /// the event stream) the only folder it may write besides its own `/tmp`.
-  func wrap(_ command: TestLauncher.Command, shared: URL, readOnly: Bool = false) -> TestLauncher.Command {
+  func wrap(
+    _ command: TestLauncher.Command, shared: URL, readOnly: Bool = false, reaching: [String]? = nil
+  ) -> TestLauncher.Command {
     wrap(
       command, writable: readOnly ? [] : [shared], readOnly: readOnly ? [shared] : [],
-      reaching: [command.executable], temporaryFolder: "/tmp", asInit: readOnly)
+      reaching: reaching ?? [command.executable], temporaryFolder: "/tmp", asInit: readOnly)
   }
 
   /// The command that runs `command` in the sandbox, with `writable` the
@@ -163,14 +165,16 @@ public struct Sandbox: Sendable, Equatable {
   /// With `readOnly`, the shared folder cannot be written (only a FIFO in it
   /// can), so it takes no room; the command is the sandbox's process 1; and
   /// `files` are more descriptors it gets, opened for writing by the grader.
+  /// `reaching`, the programs it runs, when the command is a shell that
+  /// runs another (the program itself by default).
   public func run(
     _ command: TestLauncher.Command, shared: URL, timeLimit: Double, tick: (() -> Void)? = nil,
-    readOnly: Bool = false, files: [Int32: String] = [:]
+    readOnly: Bool = false, files: [Int32: String] = [:], reaching: [String]? = nil
   ) throws -> ProcessOutcome {
     share(shared)
     return try run(
-      wrapped: wrap(command, shared: shared, readOnly: readOnly), timeLimit: timeLimit, tick: tick,
-      files: files)
+      wrapped: wrap(command, shared: shared, readOnly: readOnly, reaching: reaching), timeLimit: timeLimit,
+      tick: tick, files: files)
   }
 
   /// Runs a command ``wrap(_:writable:reaching:temporaryFolder:)`` made and

@@ -105,7 +105,7 @@ public struct TestRun: Sendable {
         environment: command.environment)
       return try sandbox.run(
         wrapper, shared: folder, timeLimit: timeLimit, tick: tick, readOnly: true,
-        files: [4: Self.racesFile(of: folder).path])
+        files: [4: Self.racesFile(of: folder).path], reaching: [wrapper.executable, command.executable])
     }
     // Unsandboxed, a shell stands between the grader and the test process,
     // so that code signalling its parent (`getppid()`) stops or kills the
