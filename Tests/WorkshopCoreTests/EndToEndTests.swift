@@ -148,6 +148,23 @@ struct EndToEndTests {
     #expect(ids.contains { $0.contains("waits()") } && !ids.contains { $0.contains("answers()") }, "\(ids)")
   }
 
+  @Test(
+    "A test product in a checkout under /tmp runs, in the sandbox when there is one, as in a fresh clone there"
+  )
+  func productUnderTmp() async throws {
+    let workspace = try await graded.value.workspace
+    var build = try Grader(workspace: workspace, variant: .chapters).build()
+    let folder = URL(fileURLWithPath: "/tmp/workshop-product-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let copy = folder.appendingPathComponent(".build/debug/" + build.product.lastPathComponent)
+    try FileManager.default.createDirectory(
+      at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: build.product, to: copy)
+    build.product = copy
+    let checks = try TestRun(build: build, environment: Grader.childEnvironment).listChecks()
+    #expect(checks.contains { $0.id.hasPrefix("PassingTests.") })
+  }
+
   @Test("The time a check gets alone depends only on the chapter's limit and its number of checks")
   func aloneLimit() throws {
     let workspace = Workspace(
