@@ -26,8 +26,9 @@ public struct SubmissionGrade: Sendable {
 /// `jobs` at a time, each in a copy of the course of its own.
 ///
 /// Each job owns a ``GradingCopy`` under `.build/workshop-grade/<job>`, kept
-/// between runs: its kit and checks are built once, and for each submission
-/// only the chapters whose code changed are rebuilt. A chapter's code that
+/// between runs, with every starter built once and those build folders kept
+/// aside: each submission's build starts from them, never from what an
+/// earlier submission's build wrote, and rebuilds only its own chapters. A chapter's code that
 /// is byte for byte the same as code already graded in this run (an
 /// untouched starter, most often) is not graded again: grading is
 /// deterministic, so the result is the same.
@@ -114,7 +115,6 @@ public struct ClassGrader: Sendable {
       group.enter()
       Thread.detachNewThread {
         defer { group.leave() }
-        var stale: Set<Int> = []
         while !Interrupts.isStopping {
           let index = next.withLock { value in
             defer { value += 1 }
@@ -132,7 +132,7 @@ public struct ClassGrader: Sendable {
           } else {
             grade = gradeOne(
               paths[index], name: names[index], in: slot, job: slotIndex, hidden: hidden, items: items,
-              cache: cache, stale: &stale)
+              cache: cache)
             // Checked again after: a grade made while the checks changed is none.
             if let changed = courseChange(since: items.course) {
               tampered.withLock { $0 = changed }
@@ -235,13 +235,12 @@ public struct ClassGrader: Sendable {
     return grader
   }
 
-  /// Grades one submission in `slot`. `stale` holds the chapters whose code
-  /// in the slot does not build or needs review: they get the starter back
-  /// before the next build, so one learner's broken chapter costs the next
-  /// nothing and flagged code is never built beside another's.
+  /// Grades one submission in `slot`, which every chapter it does not
+  /// grade holds as the course shipped it: nothing of an earlier submission
+  /// is built beside this one's.
   private func gradeOne(
     _ path: String, name: String, in slot: GradingCopy, job: Int, hidden: [String], items: Items,
-    cache: borrowing Mutex<[String: ChapterReport]>, stale: inout Set<Int>
+    cache: borrowing Mutex<[String: ChapterReport]>
   ) -> SubmissionGrade {
     let start = ContinuousClock.now
     var grade = SubmissionGrade(
@@ -266,8 +265,6 @@ public struct ClassGrader: Sendable {
           var report = ChapterReport(chapter: chapter)
           report.notHandedIn = true
           known[chapter.number] = report
-          // The shipped starter, never what an earlier submission left.
-          try slot.place(chapter, sources: try slot.starter(of: chapter))
           continue
         }
         let key = Self.key(chapter, sources)
@@ -278,20 +275,17 @@ public struct ClassGrader: Sendable {
           continue
         }
         try slot.place(chapter, sources: sources)
-        stale.remove(chapter.number)
         toGrade.append(chapter)
       }
-      // A chapter taken from the shared results gets the starter in the
-      // copy, so that nothing of an earlier submission is built beside this one's.
+      // A chapter not handed in, or taken from the shared results, gets the
+      // shipped starter, never what an earlier submission left.
       for chapter in course.curriculum.chapters where known[chapter.number] != nil {
         try slot.place(chapter, sources: try slot.starter(of: chapter))
       }
-      stale = []
       if !toGrade.isEmpty {
         let reports = try grader(for: slot, job: job, hidden: hidden).grade(toGrade)
         for report in reports {
           known[report.chapter.number] = report
-          if !report.compileErrors.isEmpty { stale.insert(report.chapter.number) }
           // Shared only from a sandboxed build and run, which started from
           // the starters' build folders: nothing earlier could reach it.
           if shares, sandbox != nil, Self.isShareable(report), let key = keys[report.chapter.number] {
@@ -300,15 +294,8 @@ public struct ClassGrader: Sendable {
         }
       }
       grade.reports = course.curriculum.chapters.compactMap { known[$0.number] }
-      // Code that needs review leaves the copy after its grade: the next
-      // submission is built beside the starter, not beside it.
-      if !shares {
-        stale.formUnion(toGrade.map(\.number))
-      }
     } catch {
       grade.notGraded = "\(error)"
-      // Whatever the slot holds now may not build: start the next one clean.
-      stale = Set(course.curriculum.chapters.map(\.number))
     }
     grade.seconds = (ContinuousClock.now - start).inSeconds
     return grade
