@@ -35,7 +35,9 @@ struct ServerDown: Error, CustomStringConvertible {
   var description: String { "ServerDown" }
 }
 
-let debounce = Duration.milliseconds(300)
+/// Not the field's default (300 ms): a field that waits its default pause
+/// whatever it is given would pass every check that uses the default.
+let debounce = Duration.milliseconds(450)
 
 /// One sign-up form: the field, a test clock and a gated server.
 @MainActor
@@ -91,7 +93,8 @@ struct UsernameFieldTests {
     form.events.expect(form.server.arguments, equals: ["ada"], "The server is asked about \"ada\"")
     form.server.succeed(call, with: false)
     try await form.finish(task, "the check of \"ada\"")
-    form.events.expect(form.field.availability, equals: .taken, "A name the server says is taken shows as taken")
+    form.events.expect(
+      form.field.availability, equals: .taken, "A name the server says is taken shows as taken")
 
     let (next, nextCall) = try await form.typeAndWaitForCall("ada_l")
     form.server.succeed(nextCall, with: true)
@@ -143,7 +146,22 @@ struct UsernameFieldTests {
     form.server.succeed(oldCall, with: true)
     try await form.finish(old, "the check of \"ada\", answered late")
     form.events.expect(
-      form.field.availability, equals: .taken, "The answer for \"grace\" stays; the late \"ada\" one is dropped")
+      form.field.availability, equals: .taken,
+      "The answer for \"grace\" stays; the late \"ada\" one is dropped")
+  }
+
+  @Test("A late failure for an older name is never shown")
+  func staleFailureIsDropped() async throws {
+    let form = Form(serverAnswersCancelledCalls: true)
+    let (old, oldCall) = try await form.typeAndWaitForCall("ada")
+    let (new, newCall) = try await form.typeAndWaitForCall("grace")
+    form.server.succeed(newCall, with: true)
+    try await form.finish(new, "the check of \"grace\"")
+    form.server.fail(oldCall, with: ServerDown())
+    try await form.finish(old, "the check of \"ada\", failing late")
+    form.events.expect(
+      form.field.availability, equals: .available,
+      "The answer for \"grace\" stays; the late failure of \"ada\" is dropped")
   }
 
   @Test("Typing on cancels the server call in flight, and that is not a failure")
@@ -164,20 +182,31 @@ struct UsernameFieldTests {
     form.server.fail(call, with: ServerDown())
     try await form.finish(task, "the failing check of \"ada\"")
     form.events.expect(
-      form.field.availability, equals: .failed("Could not check the name: ServerDown"), "The failure is shown")
+      form.field.availability, equals: .failed("Could not check the name: ServerDown"), "The failure is shown"
+    )
   }
 
   @Test("Short and empty names are judged at once, without the server")
   func shortNamesAreNotAsked() async throws {
     let form = Form()
+    let (first, call) = try await form.typeAndWaitForCall("ada")
+    form.server.succeed(call, with: true)
+    try await form.finish(first, "the check of \"ada\"")
+    let cleared = form.type("")
+    form.events.expect(
+      form.field.availability, equals: .idle, "A cleared box shows nothing, not the old answer")
+    try await form.finish(cleared, "the change to \"\"")
     let short = form.type("ad")
     form.events.expect(form.field.availability, equals: .tooShort, "Two letters are too short")
     try await form.finish(short, "the change to \"ad\"")
     let empty = form.type("  ")
     form.events.expect(form.field.availability, equals: .idle, "Only spaces is nothing typed")
     try await form.finish(empty, "the change to \"  \"")
+    let padded = form.type("  ab ")
+    form.events.expect(form.field.availability, equals: .tooShort, "Spaces around a name are not letters")
+    try await form.finish(padded, "the change to \"  ab \"")
     form.events.expect(form.clock.sleeperCount, equals: 0, "Nothing waits for a pause")
-    form.events.expect(form.server.callCount, equals: 0, "The server is never asked")
+    form.events.expect(form.server.callCount, equals: 1, "The server is asked about \"ada\" only")
   }
 
   @Test("After stop(), a late answer changes nothing")

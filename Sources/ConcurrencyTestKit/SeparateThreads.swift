@@ -1,4 +1,5 @@
 import Foundation
+import SanitizerSupport
 
 /// Runs closures on threads of their own, released at the same moment, for
 /// checks that ThreadSanitizer grades.
@@ -20,6 +21,30 @@ public enum SeparateThreads {
   /// 30 runs of five rounds alone and in 4 of 30 with three runs at once,
   /// and in none of 90 runs with three at once at twenty rounds.
   public static let rounds = 20
+
+  /// How many threads a check releases at once when the mistake it looks
+  /// for shows only while two operations overlap, and nothing in the
+  /// learner's code gives the check a point to hold one side at: a
+  /// check-then-set split over two lock acquisitions, a read-modify-write in
+  /// two critical sections, an atomic load followed by a separate store. Such
+  /// code is free of data races, so ThreadSanitizer stays silent; only a
+  /// second thread arriving inside the window shows it, by a double resume
+  /// or a lost update. Many threads contending for the same lock make the
+  /// window as wide as a futex wake-up, and `overlapRounds` repeats it.
+  public static let overlapThreads = 16
+
+  /// How many times such a check plays its scenario: 1,000 in a plain build,
+  /// `rounds` under ThreadSanitizer, whose verdict needs no overlap.
+  ///
+  /// Measured on 2 cores with `stress-ng --cpu 2` loading both (chapter 06's
+  /// check-then-set in two `withLock` calls, 100 runs of the check each):
+  /// 2 callbacks × 20 rounds caught it in 0 of 10 runs unloaded; 8 × 200 in 7
+  /// of 10; 8 × 2,000 in 96 of 100 under load; 16 × 1,000 in 100 of 100 under
+  /// load, in 1.5 s for a right fix.
+  public static var overlapRounds: Int { underThreadSanitizer ? rounds : 1000 }
+
+  /// Whether the checks run under ThreadSanitizer (the runner's race pass).
+  public static let underThreadSanitizer = workshop_sanitizer_checks_threads() != 0
 
   /// Starts one thread per closure, releases them together once all have
   /// started, and calls `done` (on one of them) when every closure returned.
@@ -51,6 +76,34 @@ public enum SeparateThreads {
     }
   }
 
+  /// Runs every closure in a task of its own, each on a thread of its own
+  /// (a `ThreadExecutor` it prefers, SE-0417), all released at the same
+  /// moment once every thread has started; returns when each has returned.
+  ///
+  /// For async code under test that two threads must enter at once:
+  ///
+  ///     let stats = DownloadStats()
+  ///     await SeparateThreads.runTasks(
+  ///       (0..<SeparateThreads.overlapThreads).map { _ in
+  ///         { _ = await stats.recordFinished() }
+  ///       })
+  ///     // A read-modify-write split over two lock acquisitions loses updates here.
+  ///
+  /// A body that suspends resumes on its own thread again; what it awaits
+  /// (an actor, the main actor) runs where it always does.
+  public static func runTasks(_ bodies: [@Sendable () async -> Void]) async {
+    let starting = Rendezvous(parties: bodies.count)
+    let threads = bodies.indices.map { ThreadExecutor(name: "separate thread \($0 + 1)") }
+    defer { for thread in threads { thread.shutDown() } }
+    let tasks = zip(bodies, threads).map { body, thread in
+      Task(executorPreference: thread) {
+        starting.arriveAndWait()
+        await body()
+      }
+    }
+    for task in tasks { await task.value }
+  }
+
   /// Parks threads until `parties` of them have arrived.
   private final class Rendezvous: @unchecked Sendable {
     // Guarded by `condition`.
@@ -69,6 +122,57 @@ public enum SeparateThreads {
         while arrived < parties { condition.wait() }
       }
       condition.unlock()
+    }
+  }
+}
+
+/// A task executor with a thread of its own: the jobs of the tasks that
+/// prefer it (SE-0417) run there, one at a time, in the order they come.
+///
+///     let thread = ThreadExecutor(name: "SDK thread")
+///     defer { thread.shutDown() }
+///     let value = await Task(executorPreference: thread) { await stats.recordFinished() }.value
+///
+/// The thread ends once `shutDown()` is called and its last job has run.
+public final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
+  private let condition = NSCondition()
+  private var jobs: [UnownedJob] = []  // Guarded by `condition`.
+  private var shuttingDown = false  // Guarded by `condition`.
+
+  /// Starts the thread, named `name` in debuggers and crash logs.
+  public init(name: String) {
+    let thread = Thread { [self] in runJobs() }
+    thread.name = name
+    thread.start()
+  }
+
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    condition.lock()
+    jobs.append(job)
+    condition.signal()
+    condition.unlock()
+  }
+
+  /// Lets the thread end once it has run the jobs it has.
+  public func shutDown() {
+    condition.lock()
+    shuttingDown = true
+    condition.signal()
+    condition.unlock()
+  }
+
+  private func runJobs() {
+    while true {
+      condition.lock()
+      while jobs.isEmpty && !shuttingDown { condition.wait() }
+      guard !jobs.isEmpty else {
+        condition.unlock()
+        return
+      }
+      let job = jobs.removeFirst()
+      condition.unlock()
+      job.runSynchronously(on: asUnownedTaskExecutor())
     }
   }
 }

@@ -21,6 +21,18 @@
 #endif
 #endif
 
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WORKSHOP_CHECKS_THREADS 1
+#endif
+#endif
+
+#ifdef WORKSHOP_CHECKS_THREADS
+int workshop_sanitizer_checks_threads(void) { return 1; }
+#else
+int workshop_sanitizer_checks_threads(void) { return 0; }
+#endif
+
 #ifdef WORKSHOP_ANNOTATE_MUTEX
 #define _GNU_SOURCE
 #include <dlfcn.h>

@@ -116,7 +116,7 @@ private struct Screen {
 }
 
 @MainActor
-@Suite("01 Task tree")
+@Suite("01 Task tree", .exercising("DashboardModel.refresh()"))
 struct TaskTreeTests {
   @Test("Loads the profile, the feed and the badges at the same time")
   func loadsInParallel() async throws {

@@ -16,7 +16,7 @@ private struct FakeThumbnails: ThumbnailService {
 
 private func thumbnail(of id: Int) -> Thumbnail { Thumbnail(pixels: "product \(id)") }
 
-@Suite("02 Task groups: thumbnails")
+@Suite("02 Task groups: thumbnails", .exercising("loadThumbnails(for:from:)"))
 struct ThumbnailTests {
   /// `loadThumbnails(for: [1, 2, 3])` on a step executor: after `runUntilIdle()`
   /// every download it starts at once has started.
@@ -131,7 +131,7 @@ private func resizeStepByStep(
   return (task, inFlight)
 }
 
-@Suite("02 Task groups: a sliding window")
+@Suite("02 Task groups: a sliding window", .exercising("resizeAll(_:maxWidth:maxConcurrent:using:)"))
 struct ResizeTests {
   @Test("Never runs more than maxConcurrent resizes at once")
   func neverMoreThanTheLimit() async throws {
@@ -234,7 +234,7 @@ private struct MirrorRace {
   }
 }
 
-@Suite("02 Task groups: the fastest mirror")
+@Suite("02 Task groups: the fastest mirror", .exercising("downloadFromFastestMirror(_:using:)"))
 struct FastestMirrorTests {
   @Test("Returns the first successful download without waiting for the slower mirrors")
   func firstSuccessWins() async throws {

@@ -61,7 +61,7 @@ private func describe(_ result: Result<UInt32, any Error>?) -> String {
   }
 }
 
-@Suite("03 Cooperative cancellation: the checksum job")
+@Suite("03 Cooperative cancellation: the checksum job", .exercising("checksum(of:)"))
 struct ChecksumTests {
   @Test("Computes the checksum of every chunk when nobody cancels")
   func completes() async throws {
@@ -161,7 +161,7 @@ private struct ProfileScreen {
 }
 
 @MainActor
-@Suite("03 Cooperative cancellation: the profile refresh")
+@Suite("03 Cooperative cancellation: the profile refresh", .exercising("ProfileRefresher.refresh()"))
 struct ProfileRefreshTests {
   @Test("Caches, tracks and shows the profile, in that order")
   func happyPath() async throws {
@@ -240,7 +240,7 @@ struct ProfileRefreshTests {
     }
   }
 
-  @Test("The SDK's own 'cancelled' error becomes CancellationError")
+  @Test("The SDK's own 'cancelled' error becomes CancellationError", .exercising("ProfileLoader.load()"))
   func legacyCancelIsNormalised() async throws {
     let events = EventLog()
     let api = CallGate<Void, Profile>("fetchProfile", events: events)
@@ -257,7 +257,7 @@ struct ProfileRefreshTests {
     events.expect(outcome, equals: "threw CancellationError()", "load() throws CancellationError")
   }
 
-  @Test("The SDK's own 'cancelled' error is not shown as a failure")
+  @Test("The SDK's own 'cancelled' error is not shown as a failure", .exercising("ProfileLoader.load()"))
   func legacyCancelIsNotShown() async throws {
     let screen = ProfileScreen()
     let refresh = screen.startRefresh()

@@ -75,7 +75,7 @@ private let swiftBooks = [Product(name: "Swift Book"), Product(name: "Swift Stic
 private let sweaters = [Product(name: "Sweater")]
 
 @MainActor
-@Suite("04 Debounced search")
+@Suite("04 Debounced search", .exercising("SearchModel.searchTextDidChange(_:)"))
 struct DebouncedSearchTests {
   @Test("Shows the results for a keyword once the user stops typing")
   func happyPath() async throws {
@@ -208,7 +208,7 @@ struct DebouncedSearchTests {
     screen.events.expect(screen.model.errorMessage, equals: nil, "No error is shown")
   }
 
-  @Test("stop() drops an answer that arrives afterwards")
+  @Test("stop() drops an answer that arrives afterwards", .exercising("SearchModel.stop()"))
   func stopDropsLateAnswer() async throws {
     let screen = Screen(serviceIgnoresCancellation: true)
     let (task, call) = try await screen.typeAndWaitForRequest("swift")

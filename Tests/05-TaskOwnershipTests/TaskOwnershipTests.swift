@@ -60,7 +60,7 @@ private struct Checkout {
 }
 
 @MainActor
-@Suite("05 Task ownership: checkout")
+@Suite("05 Task ownership: checkout", .exercising("CheckoutModel.submit(_:)"))
 struct CheckoutTests {
   @Test("The caller can await the payment it started")
   func awaitable() async throws {
@@ -72,7 +72,9 @@ struct CheckoutTests {
     checkout.events.expect(checkout.model.state, equals: .succeeded(receipt), "The receipt is shown")
   }
 
-  @Test("cancel() stops the payment in flight and returns to idle, not failed")
+  @Test(
+    "cancel() stops the payment in flight and returns to idle, not failed",
+    .exercising("CheckoutModel.cancel()"))
   func cancelStopsThePayment() async throws {
     let checkout = Checkout()
     let payment = checkout.tapPay()
@@ -84,7 +86,7 @@ struct CheckoutTests {
     checkout.events.expect(checkout.model.state, equals: .idle, "The screen is back to idle")
   }
 
-  @Test("After Cancel, Pay starts a new payment")
+  @Test("After Cancel, Pay starts a new payment", .exercising("CheckoutModel.cancel()"))
   func payAgainAfterCancel() async throws {
     let checkout = Checkout()
     let first = checkout.tapPay()
@@ -95,7 +97,7 @@ struct CheckoutTests {
     try await checkout.payAgain()
   }
 
-  @Test("Pay tapped right after Cancel starts a new payment at once")
+  @Test("Pay tapped right after Cancel starts a new payment at once", .exercising("CheckoutModel.cancel()"))
   func payRightAfterCancel() async throws {
     let checkout = Checkout()
     let first = checkout.tapPay()
@@ -199,7 +201,7 @@ private struct FakeFeed: FeedService {
 private func posts(page: Int) -> [String] { ["post \(page).1", "post \(page).2"] }
 
 @MainActor
-@Suite("05 Task ownership: feed")
+@Suite("05 Task ownership: feed", .exercising("FeedModel.load(page:)"))
 struct FeedTests {
   @Test("Shows the page it loaded")
   func showsPage() async throws {
@@ -230,7 +232,7 @@ struct FeedTests {
     events.expect(model.posts, equals: posts(page: 2), "Page 2 stays on screen")
   }
 
-  @Test("stop() cancels the load in flight, and nothing lands afterwards")
+  @Test("stop() cancels the load in flight, and nothing lands afterwards", .exercising("FeedModel.stop()"))
   func stopCancels() async throws {
     let events = EventLog()
     let gate = CallGate<Int, [String]>("loadFeed", events: events, ignoresCancellation: true)

@@ -117,7 +117,7 @@ private func fetch(
   return outcome
 }
 
-@Suite("06 Continuations, exactly once")
+@Suite("06 Continuations, exactly once", .exercising("ProfileClient.profile(id:)"))
 struct ContinuationsTests {
   @Test("Returns the profile when the SDK reports only a profile")
   func profileOnly() async throws {
@@ -191,27 +191,32 @@ struct ContinuationsTests {
   // Graded under ThreadSanitizer too (curriculum.json: raceChecked): two
   // threads that reach the once-guard with nothing ordering them are a data
   // race whichever comes first, so a guard without a lock fails every run,
-  // not only when the two callbacks happen to overlap.
-  @Test("Two callbacks racing on two threads resume it once, with no data race")
+  // not only when the callbacks happen to overlap. A guard with a lock that
+  // checks in one critical section and sets in another is race-free and
+  // still wrong: only callbacks overlapping inside that window show it, so
+  // the plain run releases many at once, many times (see `overlapRounds`).
+  @Test("Callbacks racing on many threads resume it once, with no data race")
   func racingCallbacks() async {
     let result = await #expect(
       processExitsWith: .success,
       """
-      The app must survive two callbacks arriving at the same moment on two threads. \
-      A crash here usually comes from two threads both resuming the continuation, or, under \
-      ThreadSanitizer, the two touching the same state without a lock.
+      The app must survive callbacks arriving at the same moment on several threads. \
+      A crash here usually comes from two threads both resuming the continuation: both found \
+      it not yet resumed before either marked it (a check and a set in two separate steps), or, \
+      under ThreadSanitizer, the threads touching the same state without a lock.
       """
     ) {
       CrashLog.keepStandardError(of: "racingCallbacks")
-      for _ in 1...SeparateThreads.rounds {  // See `rounds` for why more than one.
+      let callbacks = (0..<SeparateThreads.overlapThreads).map {
+        $0.isMultiple(of: 2) ? Callback(profile: ada) : Callback(error: offline)
+      }
+      for _ in 1...SeparateThreads.overlapRounds {
         let events = EventLog()
-        let outcome = try await fetch(
-          [Callback(profile: ada), Callback(error: offline)], delivery: .racingOnSeparateThreads,
-          events: events)
+        let outcome = try await fetch(callbacks, delivery: .racingOnSeparateThreads, events: events)
         try events.require(
           outcome == .profile(ada) || outcome == .sdkError(offline),
-          "One of the two callbacks decides the result", actual: "\(outcome)")
-        try await events.waitForEvent("both callbacks to return") { $0 == doneCallingBack }
+          "One of the callbacks decides the result", actual: "\(outcome)")
+        try await events.waitForEvent("every callback to return") { $0 == doneCallingBack }
       }
     }
     CrashLog.explain(result, of: "racingCallbacks")

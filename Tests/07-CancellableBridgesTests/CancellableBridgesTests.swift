@@ -121,7 +121,7 @@ private func outcome(
   return outcome
 }
 
-@Suite("07 Cancellable bridges")
+@Suite("07 Cancellable bridges", .exercising("UserClient.loadUser(id:)"))
 struct CancellableBridgesTests {
   @Test("Returns the user the SDK delivers")
   func returnsUser() async throws {

@@ -61,7 +61,7 @@ private struct Store {
   }
 }
 
-@Suite("08 Actor reentrancy: inventory")
+@Suite("08 Actor reentrancy: inventory", .exercising("Inventory.reserve(_:)"))
 struct InventoryTests {
   @Test("Reserves an item with one remote call")
   func reservesOnce() async throws {
@@ -176,7 +176,7 @@ struct InventoryTests {
 // state kept outside the actor without a lock would never be touched by two
 // threads at once there. Here two callers start on two threads released at
 // the same moment: an actor (or a lock) orders them, unguarded state races.
-@Suite("08 Actor reentrancy: inventory on two threads")
+@Suite("08 Actor reentrancy: inventory on two threads", .exercising("Inventory.reserve(_:)"))
 struct InventoryThreadTests {
   @Test("Two items reserved from two threads at the same moment are both reserved, with no data race")
   func twoThreadsAtOnce() async throws {
@@ -231,7 +231,7 @@ private struct FakeCounterStore: CounterStore {
   }
 }
 
-@Suite("08 Actor reentrancy: visit counter")
+@Suite("08 Actor reentrancy: visit counter", .exercising("VisitCounter.recordVisit()"))
 struct VisitCounterTests {
   @Test("A single visit returns 1 and saves 1")
   func singleVisit() async throws {

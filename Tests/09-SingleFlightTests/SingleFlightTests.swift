@@ -62,7 +62,7 @@ private struct Vault {
   }
 }
 
-@Suite("09 Single-flight: token vault")
+@Suite("09 Single-flight: token vault", .exercising("TokenVault.validToken()"))
 struct TokenVaultTests {
   @Test("A valid token is returned without a refresh")
   func validToken() async throws {
@@ -221,7 +221,7 @@ private struct Cache {
   }
 }
 
-@Suite("09 Single-flight: image cache")
+@Suite("09 Single-flight: image cache", .exercising("ImageCache.image(for:)"))
 struct ImageCacheTests {
   @Test("Concurrent requests for one URL download it once")
   func oneDownloadPerURL() async throws {
@@ -281,7 +281,7 @@ struct ImageCacheTests {
 // state kept outside the actor without a lock would never be touched by two
 // threads at once there. Here two requests start on two threads released at
 // the same moment: an actor (or a lock) orders them, unguarded state races.
-@Suite("09 Single-flight: image cache on two threads")
+@Suite("09 Single-flight: image cache on two threads", .exercising("ImageCache.image(for:)"))
 struct ImageCacheThreadTests {
   @Test("Two images requested from two threads at the same moment both arrive, with no data race")
   func twoThreadsAtOnce() async throws {

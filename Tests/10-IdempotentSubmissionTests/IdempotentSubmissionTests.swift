@@ -28,7 +28,7 @@ private func machine(after events: [Event]) throws -> SubmissionMachine {
   return machine
 }
 
-@Suite("10 Idempotent submission: the state machine")
+@Suite("10 Idempotent submission: the state machine", .exercising("SubmissionMachine"))
 struct SubmissionMachineTests {
   @Test("Only valid transitions are allowed; the others throw invalidTransition")
   func transitions() throws {
@@ -75,7 +75,7 @@ struct SubmissionMachineTests {
     events.expect(wrong, equals: [], "Every transition is allowed or refused as the rules say")
   }
 
-  @Test("A refused transition says where it came from")
+  @Test("A refused transition says where it came from", .exercising("SubmissionMachine.retry()"))
   func refusalNamesTheState() throws {
     let events = EventLog()
     var machine = try machine(after: [.begin, .failFinal])
@@ -90,7 +90,7 @@ struct SubmissionMachineTests {
     }
   }
 
-  @Test("A retry after a retryable failure keeps the key")
+  @Test("A retry after a retryable failure keeps the key", .exercising("SubmissionMachine.retry()"))
   func retryKeepsKey() throws {
     let events = EventLog()
     var machine = SubmissionMachine()
@@ -215,7 +215,7 @@ private struct CheckoutScreen {
 }
 
 @MainActor
-@Suite("10 Idempotent submission: the submitter")
+@Suite("10 Idempotent submission: the submitter", .exercising("OrderSubmitter.submit(_:)"))
 struct OrderSubmitterTests {
   @Test("Places the order and shows the receipt")
   func happyPath() async throws {
@@ -258,7 +258,9 @@ struct OrderSubmitterTests {
       screen.submitter.state, equals: .succeeded(Receipt(orderNumber: "R-1")), "The receipt stays on screen")
   }
 
-  @Test("Try again reuses the idempotency key, and the server holds one order")
+  @Test(
+    "Try again reuses the idempotency key, and the server holds one order",
+    .exercising("OrderSubmitter.retry()"))
   func retryReusesKey() async throws {
     let screen = CheckoutScreen()
     let tap = screen.tapPlaceOrder(book)
@@ -275,7 +277,9 @@ struct OrderSubmitterTests {
       screen.submitter.state, equals: .succeeded(Receipt(orderNumber: "R-1")), "The receipt is shown")
   }
 
-  @Test("A timeout after the server placed the order ends with the original receipt, and no second order")
+  @Test(
+    "A timeout after the server placed the order ends with the original receipt, and no second order",
+    .exercising("OrderSubmitter.send(_:key:)"))
   func timeoutAfterCommit() async throws {
     let screen = CheckoutScreen()
     let tap = screen.tapPlaceOrder(book)
@@ -288,7 +292,9 @@ struct OrderSubmitterTests {
     screen.events.expect(screen.server.orderCount, equals: 1, "The server holds one order")
   }
 
-  @Test("A timeout before the server placed anything resubmits with the same key")
+  @Test(
+    "A timeout before the server placed anything resubmits with the same key",
+    .exercising("OrderSubmitter.send(_:key:)"))
   func timeoutBeforeCommit() async throws {
     let screen = CheckoutScreen()
     let tap = screen.tapPlaceOrder(book)
@@ -303,7 +309,9 @@ struct OrderSubmitterTests {
     screen.events.expect(screen.server.orderCount, equals: 1, "The server holds one order")
   }
 
-  @Test("A timeout, then a rejected resubmission: the rejection is final")
+  @Test(
+    "A timeout, then a rejected resubmission: the rejection is final",
+    .exercising("OrderSubmitter.send(_:key:)"))
   func timeoutThenRejected() async throws {
     let screen = CheckoutScreen()
     let tap = screen.tapPlaceOrder(book)
@@ -323,7 +331,7 @@ struct OrderSubmitterTests {
     screen.events.expect(screen.submitter.state, equals: rejected, "The state does not change")
   }
 
-  @Test("A new order gets a new key")
+  @Test("A new order gets a new key", .exercising("OrderSubmitter.startNewOrder()"))
   func newOrderNewKey() async throws {
     let screen = CheckoutScreen()
     let first = screen.tapPlaceOrder(book)
@@ -341,7 +349,9 @@ struct OrderSubmitterTests {
     screen.events.expect(screen.server.orderCount, equals: 2, "The server holds two orders")
   }
 
-  @Test("Starting over while an order is on its way sends nothing new and keeps its receipt")
+  @Test(
+    "Starting over while an order is on its way sends nothing new and keeps its receipt",
+    .exercising("OrderSubmitter.startNewOrder()"))
   func startOverWhileSubmitting() async throws {
     let screen = CheckoutScreen()
     let first = screen.tapPlaceOrder(book)
@@ -359,7 +369,7 @@ struct OrderSubmitterTests {
       "The first order's receipt is shown")
   }
 
-  @Test("A rejected order is final: Try again sends nothing")
+  @Test("A rejected order is final: Try again sends nothing", .exercising("OrderSubmitter.retry()"))
   func terminalFailure() async throws {
     let screen = CheckoutScreen()
     let tap = screen.tapPlaceOrder(book)

@@ -50,50 +50,6 @@ private final class Signal: Sendable {
   }
 }
 
-/// A task executor with a thread of its own: jobs of the tasks that prefer it
-/// run there, one at a time.
-private final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
-  private let condition = NSCondition()
-  private var jobs: [UnownedJob] = []  // Guarded by `condition`.
-  private var shuttingDown = false  // Guarded by `condition`.
-
-  init(name: String) {
-    let thread = Thread { self.runJobs() }
-    thread.name = name
-    thread.start()
-  }
-
-  func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    condition.lock()
-    jobs.append(job)
-    condition.signal()
-    condition.unlock()
-  }
-
-  /// Lets the thread end once it has run the jobs it has.
-  func shutDown() {
-    condition.lock()
-    shuttingDown = true
-    condition.signal()
-    condition.unlock()
-  }
-
-  private func runJobs() {
-    while true {
-      condition.lock()
-      while jobs.isEmpty && !shuttingDown { condition.wait() }
-      guard !jobs.isEmpty else {
-        condition.unlock()
-        return
-      }
-      let job = jobs.removeFirst()
-      condition.unlock()
-      job.runSynchronously(on: asUnownedTaskExecutor())
-    }
-  }
-}
-
 /// Runs `first` on thread A and then, once it has returned, `second` on
 /// thread B, with nothing between the two threads that orders their memory
 /// accesses. Thread B is already running and waiting before A starts, so no
@@ -134,6 +90,11 @@ private func onThreadAThenB<A: Sendable, B: Sendable>(
   return (valueA, valueB)
 }
 
+/// The numbers one thread was given, written by that thread only.
+private final class NumbersBox: @unchecked Sendable {
+  var numbers: [Int] = []
+}
+
 /// The value of `task`, or nil if it has none within the hang bound.
 private func valueWithinHangBound<Value: Sendable>(of task: Task<Value?, Never>) async -> Value? {
   let outcome = FirstOutcome<Value>()
@@ -170,7 +131,7 @@ private actor FirstOutcome<Value: Sendable> {
 
 @Suite("12 Sendable and data races", .serialized)
 struct DataRacesTests {
-  @Suite("download stats")
+  @Suite("download stats", .exercising("DownloadStats.recordFinished()"))
   struct Stats {
     @Test("Numbers finished downloads 1, 2, 3 and counts them")
     func countsOneByOne() async {
@@ -204,7 +165,53 @@ struct DataRacesTests {
       events.expect(count, equals: 2, "finishedCount is 2")
     }
 
-    @Test("The stats screen reads the count on its own thread while downloads finish on another")
+    // The check above proves the two calls are ordered for ThreadSanitizer;
+    // this one makes them overlap, which a read-modify-write split over two
+    // lock acquisitions, or an atomic load followed by a separate store, needs
+    // before it loses an update: race-free code that is still wrong.
+    @Test("Gives downloads that finish on many threads at once their own numbers, and counts every one")
+    func manyThreadsAtOnce() async throws {
+      let events = EventLog()
+      let threads = SeparateThreads.overlapThreads
+      let perThread = 4
+      let total = threads * perThread
+      events.record(
+        "\(threads) threads, released at the same moment, each finish \(perThread) downloads:"
+          + " recordFinished() \(perThread) times; played \(SeparateThreads.overlapRounds) times")
+      for round in 1...SeparateThreads.overlapRounds {
+        let stats = DownloadStats()
+        // One box per thread, read only after every thread is done: a lock
+        // the threads shared would order their calls for ThreadSanitizer.
+        let boxes = (0..<threads).map { _ in NumbersBox() }
+        await SeparateThreads.runTasks(
+          boxes.map { box in
+            {
+              for _ in 1...perThread { box.numbers.append(await stats.recordFinished()) }
+            }
+          })
+        let numbers = boxes.flatMap(\.numbers).sorted()
+        let count = await stats.finishedCount
+        guard numbers == Array(1...total) && count == total else {
+          let repeated = Dictionary(grouping: numbers, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
+          events.record(
+            "round \(round): the \(total) downloads got \(Set(numbers).count) different numbers"
+              + (repeated.isEmpty
+                ? "" : ", \(repeated.prefix(5).map(String.init).joined(separator: ", ")) more than once")
+              + "; finishedCount \(count)")
+          events.expect(
+            numbers == Array(1...total) && count == total,
+            "Every download gets a number of its own, 1 to \(total), and finishedCount is \(total)",
+            actual: "\(Set(numbers).count) different numbers for \(total) downloads, finishedCount \(count):"
+              + " an update was lost between reading the count and writing it back")
+          return
+        }
+      }
+      events.record("every round: numbers 1 to \(total), each once, and finishedCount \(total)")
+    }
+
+    @Test(
+      "The stats screen reads the count on its own thread while downloads finish on another",
+      .exercising("DownloadStats.finishedCount"))
     func readOnAnotherThread() async throws {
       let events = EventLog()
       let stats = DownloadStats()
@@ -227,7 +234,7 @@ struct DataRacesTests {
 
   // MARK: - Exercise 2: the progress adapter
 
-  @Suite("progress adapter")
+  @Suite("progress adapter", .exercising("ProgressAdapter.downloader(didReceiveDataFor:)"))
   @MainActor
   struct Adapter {
     @Test("Shows a progress update the SDK reports on its own thread")
@@ -259,7 +266,9 @@ struct DataRacesTests {
         "The screen shows the three updates in order, each with the values the SDK reported then")
     }
 
-    @Test("Shows a download the SDK finishes on the main thread before its callback returns")
+    @Test(
+      "Shows a download the SDK finishes on the main thread before its callback returns",
+      .exercising("ProgressAdapter.downloader(didFinish:)"))
     func finishOnMainThread() async {
       let scene = Scene()
       scene.sdk.transfer.bytesReceived = 300

@@ -72,6 +72,24 @@ struct CheckChapterTests {
       ])
   }
 
+  @Test("Settling by tasks, hops or continuations that do nothing is found, however it is spaced")
+  func spinningWaits() throws {
+    let space = try workspace([
+      "Chapters/13-Checking/WidgetTests.swift": """
+      @Test func a() async throws {
+        for _ in 0..<100 { await Task {}.value }
+        await Task.detached { }.value
+        await Task(priority: .low) { () }.value
+        await MainActor.run {}
+        await withCheckedContinuation { $0.resume() }
+        let answer = await Task { await server.answer() }.value
+      }
+      """
+    ])
+    let found = Grader(workspace: space, variant: .chapters).realWaits(in: checksChapter)
+    #expect(found.map { $0.split(separator: ":")[1] } == ["2", "3", "4", "5", "6"], "\(found)")
+  }
+
   @Test("A check that reads files, the process or its own source's place is found, in subfolders too")
   func outside() throws {
     let space = try workspace([

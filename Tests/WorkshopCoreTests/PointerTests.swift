@@ -73,4 +73,90 @@ struct PointerTests {
       text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("TODO:") })
     #expect(todo?.location == "Chapters/06-Continuations/ProfileBridge.swift:\(todoLine + 1)")
   }
+
+  @Test(
+    "A check points at the declaration it names, its own or its suite's, where it is in the learner's file now"
+  )
+  func pointsAtTheExercisedDeclaration() throws {
+    let workspace = try Workspace.locate(from: URL(fileURLWithPath: #filePath))
+    let chapter = try #require(workspace.curriculum.chapter(matching: "04"))
+    let tests = try String(
+      contentsOf: workspace.url("Tests/04-DebouncedSearchTests/DebouncedSearchTests.swift"), encoding: .utf8
+    ).split(separator: "\n", omittingEmptySubsequences: false)
+    func id(of function: String) throws -> String {
+      let body = try #require(tests.firstIndex { $0.contains("func \(function)(") })
+      let attribute = try #require(tests[..<body].lastIndex { $0.contains("@Test(") })
+      return
+        "DebouncedSearchTests.DebouncedSearchTests/\(function)()/DebouncedSearchTests.swift:\(attribute + 1):4"
+    }
+    let exercised = ExercisedDeclarations(workspace: workspace)
+    // Its own trait wins over the suite's.
+    #expect(
+      exercised.declaration(ofCheck: try id(of: "stopDropsLateAnswer"), in: chapter) == "SearchModel.stop()")
+    let suiteWide = try #require(tests.firstIndex { $0.contains("@Test(") })
+    let firstCheck = try #require(tests[suiteWide...].firstIndex { $0.contains("func ") })
+    let name = String(try #require(tests[firstCheck].firstMatch(of: /func (\w+)\(/)?.output.1))
+    #expect(
+      exercised.declaration(ofCheck: try id(of: name), in: chapter) == "SearchModel.searchTextDidChange(_:)")
+
+    // The pointer follows the learner's edits: two lines added above it move it by two.
+    var moved = workspace
+    moved.root = try TemporaryFolder.shared.makeFolder("pointer")
+    for path in [
+      "curriculum.json", "Tests/04-DebouncedSearchTests/DebouncedSearchTests.swift",
+      "Chapters/04-DebouncedSearch/SearchModel.swift",
+    ] {
+      try FileManager.default.createDirectory(
+        at: moved.url(path).deletingLastPathComponent(), withIntermediateDirectories: true)
+      try FileManager.default.copyItem(at: workspace.url(path), to: moved.url(path))
+    }
+    let starter = try String(
+      contentsOf: moved.url("Chapters/04-DebouncedSearch/SearchModel.swift"), encoding: .utf8)
+    let stopLine =
+      try #require(
+        starter.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
+          $0.contains("func stop()")
+        }) + 1
+    let check = CheckResult(
+      id: try id(of: "stopDropsLateAnswer"), name: "c", status: .failed, issues: ["Expected: 1\nActual: 2"])
+    let pointer = CodePointer(workspace: moved, variant: .chapters)
+    #expect(
+      pointer.locate(check, in: chapter)?.location
+        == "Chapters/04-DebouncedSearch/SearchModel.swift:\(stopLine)")
+    // A comment naming `func stop()` above the real one is not its declaration.
+    try ("// func stop() is below\n\n" + starter).write(
+      to: moved.url("Chapters/04-DebouncedSearch/SearchModel.swift"), atomically: true, encoding: .utf8)
+    #expect(
+      pointer.locate(check, in: chapter)?.location
+        == "Chapters/04-DebouncedSearch/SearchModel.swift:\(stopLine + 2)")
+    #expect(pointer.locate(check, in: chapter)?.what == "SearchModel.stop()")
+  }
+
+  @Test("Overloads are told apart by their first label")
+  func labelledOverloads() {
+    #expect(
+      ExercisedDeclarations.split("StreamDelegate.provider(didStopWith:)") == ("StreamDelegate", "provider"))
+    #expect(ExercisedDeclarations.split("DashboardModel") == ("DashboardModel", nil))
+    #expect(ExercisedDeclarations.split("checksum(of:)") == (nil, "checksum"))
+    #expect(ExercisedDeclarations.firstLabel("provider(didStopWith:)") == "didStopWith")
+    #expect(ExercisedDeclarations.firstLabel("searchTextDidChange(_:)") == "_")
+  }
+
+  @Test("A hint about some checks helps only while one of them fails; one about none, always")
+  func hintsFollowTheFailingChecks() throws {
+    let hints = try JSONDecoder().decode(
+      [Curriculum.Hint].self,
+      from: Data(#"["General", {"text": "About stop", "about": ["stopDropsLateAnswer"]}]"#.utf8))
+    #expect(hints.map(\.text) == ["General", "About stop"])
+    let failing = [
+      "DebouncedSearchTests.DebouncedSearchTests/stopDropsLateAnswer()/DebouncedSearchTests.swift:211:4"
+    ]
+    #expect(hints[1].isAbout(anyOf: failing))
+    #expect(!hints[1].isAbout(anyOf: ["DebouncedSearchTests.DebouncedSearchTests/other()/x.swift:1:1"]))
+    #expect(hints[0].isAbout(anyOf: [String]()))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let encoded = String(decoding: try encoder.encode(hints), as: UTF8.self)
+    #expect(encoded == #"["General",{"about":["stopDropsLateAnswer"],"text":"About stop"}]"#)
+  }
 }

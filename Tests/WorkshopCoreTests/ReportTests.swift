@@ -32,6 +32,45 @@ struct ReportTests {
     #expect(ChapterReport(chapter: first, timeLimit: 60).state == .timedOut)
   }
 
+  @Test(
+    "A chapter whose checks the learner writes counts them as one item, in the table as in a class's grades")
+  func ownChecksAreOneItem() {
+    var writes = chapter(13, "Testing", fails: ["Catches a field that asks too early"])
+    writes.component = "Field"
+    let checks = [
+      CheckResult(id: "T.a()", name: "my first check", status: .passed),
+      CheckResult(id: "T.b()", name: "my second check", status: .failed, issues: ["boom"]),
+      CheckResult(id: "T.c()", name: "my third check", status: .passed),
+      CheckResult(id: Grader.outsideItem.id, name: Grader.outsideItem.name, status: .passed),
+      CheckResult(id: Grader.waitsItem.id, name: Grader.waitsItem.name, status: .passed),
+      CheckResult(
+        id: "workshop.variant.asks-too-early", name: "Catches a field that asks too early", status: .skipped),
+    ]
+    let chapterReport = ChapterReport(chapter: writes, checks: checks)
+    #expect(
+      chapterReport.scored.map(\.id) == [
+        Grader.outsideItem.id, Grader.waitsItem.id, Grader.ownChecksItem.id,
+        "workshop.variant.asks-too-early",
+      ])
+    #expect(chapterReport.passed == 2 && chapterReport.total == 4)
+    #expect(chapterReport.scored[2].status == .failed)
+    #expect(chapterReport.scored[2].issues.first?.contains("2 of 3 of your checks pass") == true)
+    #expect(chapterReport.passedAsShipped == 3, "all but the one declared failing as shipped")
+    #expect(report.progress([chapterReport]).contains("2/4"))
+    let items = ClassGrader.Items(byChapter: [
+      13: [
+        Grader.outsideItem, Grader.waitsItem, Grader.ownChecksItem,
+        ExpectedCheck(id: "workshop.variant.asks-too-early", name: "Catches a field that asks too early"),
+      ]
+    ])
+    let grade = SubmissionGrade(
+      name: "ada", source: "ada", reports: [chapterReport], notGraded: nil, ignored: [], flags: [],
+      seconds: 1,
+      reused: 0)
+    let result = ClassResult(grade, items: items, course: workspace)
+    #expect(result.passed == chapterReport.passed && result.total == chapterReport.total)
+  }
+
   @Test("The progress table shows every chapter, the totals and the next step")
   func progressTable() {
     let reports = [
@@ -52,7 +91,8 @@ struct ReportTests {
     #expect(text.contains("1/1      done ✓"))
     #expect(text.contains("1/2      in progress"))
     #expect(text.contains("–        does not compile"))
-    #expect(text.contains("Progress: 1 of 3 chapters done · 2 of 3 checks pass"))
+    #expect(
+      text.contains("Progress: 1 of 3 chapters done · 2 of 3 checks pass (the untouched starters pass 3)"))
     #expect(text.contains("Next: chapter 02, Two\n  ✗ Sends one request"))
     #expect(text.contains("Open Chapters/02-Two/Code.swift, then run `swift run workshop check 02`."))
     #expect(!text.contains("\u{1B}["), "no escape codes without colour")

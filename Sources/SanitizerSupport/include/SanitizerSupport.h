@@ -8,4 +8,8 @@
 /// Whether this build annotates `Mutex` for ThreadSanitizer (1) or needs not (0).
 int workshop_sanitizer_annotates_mutex(void);
 
+/// Whether this build is instrumented with ThreadSanitizer (1) or not (0), on
+/// every platform.
+int workshop_sanitizer_checks_threads(void);
+
 #endif

@@ -76,16 +76,25 @@ extension Workshop {
     }
     let about = style.dim(
       " · \(label), \(chapter.title)" + (chapter.exercises.isEmpty ? "" : ", \(exercise.file)"))
-    let shown = counts[key] ?? 0
+    let shown = counts[key] ?? []
     let command =
       "swift run workshop hint \(chapter.paddedNumber)"
       + (chapter.exercises.isEmpty ? "" : " --exercise \(exercise.name)")
-    guard shown < hints.count else {
-      console.out(style.bold("Hint \(hints.count) of \(hints.count), again") + about)
+    // The hints about a check that still fails; with no grade to go by, all.
+    let failing = Whereabouts(workspace: workspace).lastGrade(chapter).map { last in
+      last.failing.filter { exercise.owns(checkID: $0) }
+    }
+    let helpful = hints.indices.filter { failing.map(hints[$0].isAbout(anyOf:)) ?? true }
+    guard let next = helpful.first(where: { !shown.contains($0) }) else {
+      let last = helpful.last ?? hints.count - 1
+      console.out(style.bold("Hint \(last + 1) of \(hints.count), again") + about)
       console.out("")
-      console.out(hints[hints.count - 1])
+      console.out(hints[last].text)
       console.out("")
-      console.out("That was the last hint for this exercise.")
+      console.out(
+        last == hints.count - 1
+          ? "That was the last hint for this exercise."
+          : "The hints after it are about checks that pass now.")
       console.out(
         "When it passes, compare with the reference: "
           + style.command("swift run workshop solution \(chapter.paddedNumber)")
@@ -94,15 +103,24 @@ extension Workshop {
             command.replacingOccurrences(of: " --exercise \(exercise.name)", with: "") + " --reset") + ".")
       return ExitCode.success
     }
-    counts[key] = shown + 1
+    counts[key] = shown.union([next])
     do { try store.save(counts) } catch {
       console.err("warning: cannot save hint progress: \(error.localizedDescription)")
     }
-    console.out(style.bold("Hint \(shown + 1) of \(hints.count)") + about)
+    let skipped = hints.indices.filter { $0 < next && !shown.contains($0) && !helpful.contains($0) }
+    console.out(style.bold("Hint \(next + 1) of \(hints.count)") + about)
+    if !skipped.isEmpty {
+      console.out(
+        style.dim(
+          "(Left out: hint\(skipped.count == 1 ? "" : "s") \(skipped.map { "\($0 + 1)" }.joined(separator: ", ")),"
+            + " about checks that pass now.)"))
+    }
     console.out("")
-    console.out(hints[shown])
+    console.out(hints[next].text)
     console.out("")
-    let more = shown + 1 < hints.count ? "Run it again for the next hint, or try " : "Try "
+    let more =
+      helpful.contains { $0 > next && !shown.contains($0) }
+      ? "Run it again for the next hint, or try " : "Try "
     console.out(
       more + style.command("swift run workshop check \(chapter.paddedNumber)") + " after your next change.")
     return ExitCode.success

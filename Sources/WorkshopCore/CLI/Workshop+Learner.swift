@@ -44,11 +44,11 @@ extension Workshop {
         return ExitCode.failure
       }
       guard report.state == .done else {
-        let left = report.failing.count
+        let left = report.total - report.passed
         var line = "Chapter \(chapter.paddedNumber) is not done yet"
         switch report.state {
         case .doesNotCompile: line += ": it does not compile."
-        default: line += ": \(left) of \(report.checks.count) checks still fail."
+        default: line += ": \(left) of \(report.total) checks still fail."
         }
         console.out(line)
         console.out(

@@ -67,7 +67,7 @@ public struct ClassResult: Sendable {
     chapters = grade.reports.map { report in
       let chapter = report.chapter
       let expected = items.byChapter[chapter.number] ?? []
-      let byID = Dictionary(report.checks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+      let byID = Dictionary(report.scored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
       let why = Self.chapterProblem(report, course: course)
       var list: [Item] = []
       for (index, check) in expected.enumerated() {
@@ -76,8 +76,6 @@ public struct ClassResult: Sendable {
           status: .error, output: "", maxScore: chapter.pointsPerCheck)
         if let why {
           item.output = why
-        } else if check.id == Grader.ownChecksItem.id {
-          (item.status, item.output) = Self.ownChecks(report)
         } else if let result = byID[check.id] {
           switch result.status {
           case .passed: item.status = .passed
@@ -107,25 +105,5 @@ public struct ClassResult: Sendable {
       return "Does not compile:\n" + report.compileErrors.joined(separator: "\n")
     }
     return nil
-  }
-
-  /// The learner's own checks, as one item: passed when there is at least
-  /// one and every one passed every run.
-  static func ownChecks(_ report: ChapterReport) -> (Item.Status, String) {
-    let own = report.checks.filter { !$0.id.hasPrefix("workshop.") }
-    guard !own.isEmpty else {
-      return (.error, report.crash.map { "No check of yours finished: " + $0 } ?? "No check of yours ran.")
-    }
-    let failing = own.filter { $0.status != .passed }
-    guard !failing.isEmpty else {
-      return (.passed, own.map { "✓ " + $0.name }.joined(separator: "\n"))
-    }
-    let text = failing.map { check in
-      "✗ \(check.name)\n"
-        + check.issues.map { "  " + $0.replacingOccurrences(of: "\n", with: "\n  ") }
-        .joined(separator: "\n")
-    }.joined(separator: "\n\n")
-    let status: Item.Status = failing.allSatisfy { $0.status == .interrupted } ? .error : .failed
-    return (status, "\(own.count - failing.count) of \(own.count) of your checks pass.\n\n" + text)
   }
 }

@@ -29,7 +29,7 @@ public struct Curriculum: Codable, Sendable, Equatable {
     public var files: [String]
     /// Hints from a nudge to nearly the answer, shown one at a time, for a
     /// chapter of one exercise; empty when the chapter lists `exercises`.
-    public var hints: [String]
+    public var hints: [Hint]
     /// The exercises of a chapter with several files, each with its own
     /// hints; empty for a chapter of one exercise.
     public var exercises: [Exercise]
@@ -60,7 +60,7 @@ public struct Curriculum: Codable, Sendable, Equatable {
 
     public init(
       number: Int, name: String, title: String, summary: String, files: [String],
-      hints: [String], starterFails: [String], raceChecked: Bool = false, starterRaces: [String] = [],
+      hints: [Hint], starterFails: [String], raceChecked: Bool = false, starterRaces: [String] = [],
       component: String? = nil, pointsPerCheck: Double = 1, starter: [String: String] = [:],
       exercises: [Exercise] = []
     ) {
@@ -92,7 +92,7 @@ public struct Curriculum: Codable, Sendable, Equatable {
         title: try container.decode(String.self, forKey: .title),
         summary: try container.decode(String.self, forKey: .summary),
         files: try container.decode([String].self, forKey: .files),
-        hints: try container.decodeIfPresent([String].self, forKey: .hints) ?? [],
+        hints: try container.decodeIfPresent([Hint].self, forKey: .hints) ?? [],
         starterFails: try container.decode([String].self, forKey: .starterFails),
         raceChecked: try container.decodeIfPresent(Bool.self, forKey: .raceChecked) ?? false,
         starterRaces: try container.decodeIfPresent([String].self, forKey: .starterRaces) ?? [],
@@ -128,6 +128,53 @@ public struct Curriculum: Codable, Sendable, Equatable {
 }
 
 extension Curriculum {
+  /// One hint: its text and, when it helps with some of the exercise's
+  /// checks only, which (their function names, as in `profileOnly`).
+  ///
+  /// In `curriculum.json`, a hint about the whole exercise is a string; one
+  /// about some checks is `{"text": "…", "about": ["profileOnly", …]}`.
+  public struct Hint: Codable, Sendable, Equatable, ExpressibleByStringLiteral {
+    public var text: String
+    /// The checks it is about; empty when it is about all of them.
+    public var about: [String]
+
+    public init(_ text: String, about: [String] = []) {
+      self.text = text
+      self.about = about
+    }
+
+    public init(stringLiteral text: String) { self.init(text) }
+
+    enum CodingKeys: String, CodingKey { case text, about }
+
+    public init(from decoder: any Decoder) throws {
+      if let text = try? decoder.singleValueContainer().decode(String.self) {
+        self.init(text)
+        return
+      }
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      self.init(
+        try container.decode(String.self, forKey: .text),
+        about: try container.decodeIfPresent([String].self, forKey: .about) ?? [])
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      if about.isEmpty {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+      } else {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(text, forKey: .text)
+        try container.encode(about, forKey: .about)
+      }
+    }
+
+    /// Whether it helps with any of the checks with Swift Testing IDs `ids`.
+    public func isAbout(anyOf ids: some Collection<String>) -> Bool {
+      about.isEmpty || ids.contains { id in about.contains { id.contains("/\($0)(") } }
+    }
+  }
+
   /// One exercise of a chapter: a file to fix, the checks that grade it and its hints.
   public struct Exercise: Codable, Sendable, Equatable {
     /// What the learner types to pick it: `hint 02 --exercise mirror`.
@@ -137,9 +184,9 @@ extension Curriculum {
     /// The suites (type names) of the exercise's checks.
     public var suites: [String]
     /// Hints from a nudge to nearly the answer; the last one starts "Nearly there".
-    public var hints: [String]
+    public var hints: [Hint]
 
-    public init(name: String, file: String, suites: [String], hints: [String]) {
+    public init(name: String, file: String, suites: [String], hints: [Hint]) {
       self.name = name
       self.file = file
       self.suites = suites

@@ -1,6 +1,8 @@
 import Foundation
 
-/// Remembers how many hints each chapter has shown, in `.workshop/hints.json`.
+/// Remembers which hints of each exercise have been shown, in
+/// `.workshop/hints.json`: `{"04-DebouncedSearch": [0, 1]}`, by chapter
+/// folder (and `/exercise` for a chapter of several), hint indices from 0.
 public struct HintStore: Sendable {
   public var file: URL
 
@@ -8,20 +10,23 @@ public struct HintStore: Sendable {
     file = directory.appendingPathComponent("hints.json")
   }
 
-  /// How many hints of each chapter (by folder name) have been shown.
-  public func load() -> [String: Int] {
-    guard let data = try? Data(contentsOf: file),
-      let counts = try? JSONDecoder().decode([String: Int].self, from: data)
-    else { return [:] }
-    return counts
+  /// The hints shown so far, by key. A count saved by an earlier version of
+  /// the runner reads as its first hints shown.
+  public func load() -> [String: Set<Int>] {
+    guard let data = try? Data(contentsOf: file) else { return [:] }
+    if let shown = try? JSONDecoder().decode([String: Set<Int>].self, from: data) { return shown }
+    if let counts = try? JSONDecoder().decode([String: Int].self, from: data) {
+      return counts.mapValues { Set(0..<max(0, $0)) }
+    }
+    return [:]
   }
 
-  /// Saves the counts, creating the folder if needed.
-  public func save(_ counts: [String: Int]) throws {
+  /// Saves what was shown, creating the folder if needed.
+  public func save(_ shown: [String: Set<Int>]) throws {
     try FileManager.default.createDirectory(
       at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    try encoder.encode(counts).write(to: file, options: .atomic)
+    try encoder.encode(shown.mapValues { $0.sorted() }).write(to: file, options: .atomic)
   }
 }

@@ -79,8 +79,58 @@ public struct ChapterReport: Sendable {
     self.timeLimit = timeLimit
   }
 
-  public var passed: Int { checks.filter { $0.status == .passed }.count }
   public var failing: [CheckResult] { checks.filter { $0.status != .passed } }
+
+  /// The checks as they are scored, the same for a learner's table and a
+  /// class's grades: in a chapter where the learner writes the checks,
+  /// theirs count as one item (how many checks someone writes is not a
+  /// score), listed where the class grader lists it; elsewhere, every check.
+  public var scored: [CheckResult] {
+    guard chapter.writesChecks, !checks.isEmpty else { return checks }
+    let own = checks.filter { !$0.id.hasPrefix(Grader.courseItemPrefix) }
+    let rules = checks.filter { $0.id.hasPrefix(Grader.courseItemPrefix) }
+    let position = min(2, rules.count)  // After the two rules, as `Grader.expectedChecks` lists it.
+    var list = rules
+    list.insert(ownChecksResult(own), at: position)
+    return list
+  }
+
+  /// How many scored checks pass.
+  public var passed: Int { scored.filter { $0.status == .passed }.count }
+  /// How many checks are scored.
+  public var total: Int { scored.count }
+
+  /// How many scored checks the untouched starter passes: every one that
+  /// `curriculum.json` does not list as failing as shipped.
+  public var passedAsShipped: Int {
+    let failing = Set(chapter.starterFails + chapter.starterRaces)
+    return scored.filter { !failing.contains($0.name) }.count
+  }
+
+  /// The learner's own checks as one item: passed when there is at least one
+  /// and every one passed every run; its issues list those that did not.
+  private func ownChecksResult(_ own: [CheckResult]) -> CheckResult {
+    let item = Grader.ownChecksItem
+    guard !own.isEmpty else {
+      return CheckResult(
+        id: item.id, name: item.name, status: .interrupted,
+        issues: [crash.map { "No check of yours finished: " + $0 } ?? "No check of yours ran."])
+    }
+    let failing = own.filter { $0.status != .passed }
+    guard !failing.isEmpty else {
+      return CheckResult(
+        id: item.id, name: item.name, status: .passed, issues: own.map { "✓ " + $0.name })
+    }
+    let text = failing.map { check in
+      "✗ \(check.name)\n"
+        + check.issues.map { "  " + $0.replacingOccurrences(of: "\n", with: "\n  ") }
+        .joined(separator: "\n")
+    }.joined(separator: "\n\n")
+    return CheckResult(
+      id: item.id, name: item.name,
+      status: failing.allSatisfy { $0.status == .interrupted } ? .interrupted : .failed,
+      issues: ["\(own.count - failing.count) of \(own.count) of your checks pass.\n\n" + text])
+  }
 
   public var state: State {
     if notHandedIn { return .notHandedIn }

@@ -116,19 +116,23 @@ extension Grader {
       issues: [why + " Found:\n" + lines + (advice.map { "\n" + $0 } ?? "")])
   }
 
+  /// How the IDs of the items the course adds to a learner's own checks begin.
+  static let courseItemPrefix = "workshop."
   /// The rule that checks learn only from the component.
-  static let outsideItem = ExpectedCheck(id: "workshop.outside", name: "Checks only what the field does")
+  static let outsideItem = ExpectedCheck(
+    id: courseItemPrefix + "outside", name: "Checks only what the field does")
   /// The rule that checks never wait for real time.
-  static let waitsItem = ExpectedCheck(id: "workshop.waits", name: "Waits for events, never for real time")
+  static let waitsItem = ExpectedCheck(
+    id: courseItemPrefix + "waits", name: "Waits for events, never for real time")
   /// The learner's own checks, counted as one item in a class's grades: the
   /// number of checks a learner writes is not a score.
   static let ownChecksItem = ExpectedCheck(
-    id: "workshop.own-checks", name: "Your checks pass on the field, every run, each within 1 s")
+    id: courseItemPrefix + "own-checks", name: "Your checks pass on the field, every run, each within 1 s")
 
   /// The item a version of the component is graded as.
   static func item(for variant: Mutation) -> ExpectedCheck {
     ExpectedCheck(
-      id: "workshop.variant.\(variant.name)",
+      id: courseItemPrefix + "variant.\(variant.name)",
       name: variant.kind == .wrong
         ? "Catches a field that \(variant.note)" : "Accepts a field that \(variant.note)")
   }
@@ -212,6 +216,22 @@ extension Grader {
     (/asyncAfter/, "asyncAfter waits for real time"),
     (/DispatchSemaphore|\.wait\(timeout:/, "a semaphore blocks a thread until someone signals it"),
     (/Task(?:<[^>]*>)?\.yield/, "Task.yield hopes another task got somewhere; await what you wait for"),
+    // The same hope in other spellings: a task, a hop or a continuation that
+    // does nothing lets other tasks run, as `Task.yield` does. The right
+    // version `right-lets-other-work-run-first` catches every spelling this
+    // list misses: its steps come later than any fixed number of hops.
+    (
+      /Task(?:\.detached)?\s*(?:<[^>]*>)?\s*(?:\([^)]*\))?\s*\{\s*(?:\(\s*\)|_\s*=\s*\w+)?\s*\}\s*\.value/,
+      "awaiting a task that does nothing hopes another task got somewhere; await what you wait for"
+    ),
+    (
+      /MainActor\.run\s*\{\s*(?:\(\s*\))?\s*\}/,
+      "a hop that does nothing hopes another task got somewhere; await what you wait for"
+    ),
+    (
+      /with(?:Checked|Unsafe)(?:Throwing)?Continuation\s*\{\s*\$0\.resume\(\)\s*\}/,
+      "a continuation resumed at once hopes another task got somewhere; await what you wait for"
+    ),
   ]
 
   /// What a check needs no access to: the files, the process, its own source.

@@ -27,7 +27,7 @@ extension Verifier {
       if exercise.hints.count < 2 {
         problems.append(label + "only \(exercise.hints.count) hints; at least 2 are needed")
       }
-      if exercise.hints.last?.hasPrefix("Nearly there") != true {
+      if exercise.hints.last?.text.hasPrefix("Nearly there") != true {
         problems.append(label + "the last hint does not start with \"Nearly there\"")
       }
       if !chapter.files.contains(exercise.file) {
@@ -36,6 +36,11 @@ extension Verifier {
       for suite in exercise.suites
       where !checks.contains("struct \(suite) ") && !checks.contains("struct \(suite){") {
         problems.append(label + "no suite \(suite) in \(workspace.checksFolder(chapter))")
+      }
+      for (index, hint) in exercise.hints.enumerated() {
+        for name in hint.about where !checks.contains("func \(name)(") {
+          problems.append(label + "hint \(index + 1) is about \(name), which is not a check's function")
+        }
       }
     }
     return problems

@@ -106,10 +106,16 @@ public struct Verifier {
         tally.item(
           failing.isEmpty && !report.checks.isEmpty && report.compileErrors.isEmpty
             && report.crash == nil && report.timeLimit == nil,
-          "\(report.chapter.paddedNumber) \(report.chapter.title): \(report.passed)/\(report.checks.count) checks pass",
+          "\(report.chapter.paddedNumber) \(report.chapter.title): \(report.passed)/\(report.total) checks pass",
           problems(of: report)
             + failing.flatMap { ["✗ \($0.name)"] + $0.issues.prefix(1).map { "  " + firstLines($0, 4) } })
       }
+    }
+
+    if let reports = solutionRuns.first {
+      write("")
+      write(style.bold("Failing checks point at the code they exercise"))
+      checkExercised(tally, reports: reports)
     }
 
     // 3. Starters.

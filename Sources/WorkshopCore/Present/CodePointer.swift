@@ -10,7 +10,9 @@ import Foundation
 /// 2. a function the runtime or the kit named (`SWIFT TASK CONTINUATION
 ///    MISUSE: profile(id:) ...`, `profile(id:) never finished`), found by its
 ///    declaration in the chapter's files;
-/// 3. the first `// TODO:` left in the file of the exercise the check grades.
+/// 3. the declaration the check exercises (its `.exercising("…")` trait),
+///    at its line in the learner's file as it is now;
+/// 4. the first `// TODO:` left in the file of the exercise the check grades.
 struct CodePointer {
   var workspace: Workspace
   var variant: Variant
@@ -37,8 +39,16 @@ struct CodePointer {
         }
       }
     }
-    // 3. The exercise's file, at its first TODO.
+    // 3. The declaration the check exercises, where it is now.
     let exercise = chapter.allExercises.first { $0.owns(checkID: check.id) } ?? chapter.allExercises.first
+    let exercised = ExercisedDeclarations(workspace: workspace)
+    if !chapter.writesChecks, let declaration = exercised.declaration(ofCheck: check.id, in: chapter),
+      let found = exercised.location(
+        of: declaration, in: chapter, variant: variant, preferring: exercise?.file)
+    {
+      return ("\(found.path):\(found.line)", declaration)
+    }
+    // 4. The exercise's file, at its first TODO.
     guard let file = exercise?.file, !file.isEmpty else { return nil }
     let path = folder + "/" + file
     guard FileManager.default.fileExists(atPath: workspace.url(path).path) else { return nil }

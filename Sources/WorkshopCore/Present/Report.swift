@@ -29,17 +29,19 @@ public struct Report: Sendable {
     lines.append(
       "  " + style.dim(pad("#", 4) + pad("Chapter", titleWidth + 2) + pad("Checks", 9) + "State"))
     for report in reports {
-      let checks = report.checks.isEmpty ? "–" : "\(report.passed)/\(report.checks.count)"
+      let checks = report.checks.isEmpty ? "–" : "\(report.passed)/\(report.total)"
       lines.append(
         "  " + pad(report.chapter.paddedNumber, 4) + pad(report.chapter.title, titleWidth + 2)
           + pad(checks, 9) + state(report) + raceNote(report))
     }
     let done = reports.filter { $0.state == .done }.count
     let passed = reports.reduce(0) { $0 + $1.passed }
-    let total = reports.reduce(0) { $0 + $1.checks.count }
+    let total = reports.reduce(0) { $0 + $1.total }
+    let shipped = reports.reduce(0) { $0 + $1.passedAsShipped }
     lines.append("")
     lines.append(
-      "Progress: \(done) of \(reports.count) chapters done · \(passed) of \(total) checks pass")
+      "Progress: \(done) of \(reports.count) chapters done · \(passed) of \(total) checks pass"
+        + style.dim(" (the untouched starters pass \(shipped))"))
     lines.append("")
     lines.append(next(reports))
     return lines.joined(separator: "\n")
@@ -50,7 +52,7 @@ public struct Report: Sendable {
     let others = reports.filter { $0.chapter.number != focus?.number }
     let done = others.filter { $0.state == .done }.count
     let passed = reports.reduce(0) { $0 + $1.passed }
-    let total = reports.reduce(0) { $0 + $1.checks.count }
+    let total = reports.reduce(0) { $0 + $1.total }
     var line =
       (focus == nil ? "Chapters" : "Other chapters") + ": \(done) of \(others.count) done · "
       + "\(passed) of \(total) checks pass in all"
@@ -176,7 +178,10 @@ public struct Report: Sendable {
           + style.command("swift test --filter \(chapter.testModule)") + " to see the whole output.")
     }
     lines.append("")
-    lines.append("\(report.passed) of \(report.checks.count) checks pass.")
+    lines.append(
+      "\(report.passed) of \(report.total) checks pass."
+        + (report.passedAsShipped > 0
+          ? style.dim(" The untouched starter passes \(report.passedAsShipped).") : ""))
     if report.state == .done {
       lines.append(
         style.green("Chapter \(chapter.paddedNumber) is done!") + " Compare with the reference: "
