@@ -1,4 +1,5 @@
 import CheckTranscript
+import Synchronization
 import Testing
 
 /// An ordered record of what happened during one check, shown with every failure.
@@ -16,9 +17,35 @@ import Testing
 /// that every failure carries it without the test having to remember.
 public final class EventLog: Sendable {
   private let state = WaitableState<[String]>([])
+  /// Set while ``Orders`` plays one order: failures end the order instead of
+  /// failing the check, and are kept here.
+  private let collected: Mutex<[String]>?
 
   /// Creates an empty log.
-  public init() {}
+  public init() {
+    collected = nil
+  }
+
+  init(collectingFailures: Bool) {
+    collected = collectingFailures ? Mutex([]) : nil
+  }
+
+  /// Keeps a failure's text, in a log that collects them.
+  func collect(failure text: String) {
+    collected?.withLock { $0.append(text) }
+  }
+
+  /// The failures kept so far, oldest first.
+  var collectedFailures: [String] { collected?.withLock { $0 } ?? [] }
+
+  /// Fails the check with `text`, or keeps it in a log that collects failures.
+  private func fail(_ text: String, sourceLocation: SourceLocation) {
+    if collected != nil {
+      collect(failure: text)
+    } else {
+      Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation)
+    }
+  }
 
   /// Appends one event.
   public func record(_ event: String) {
@@ -62,9 +89,8 @@ public final class EventLog: Sendable {
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
     guard actual != expected else { return }
-    Issue.record(
-      Comment(rawValue: failureText(behaviour, expected: show(expected), actual: show(actual))),
-      sourceLocation: sourceLocation)
+    fail(
+      failureText(behaviour, expected: show(expected), actual: show(actual)), sourceLocation: sourceLocation)
   }
 
   /// Records a failure unless `condition` holds; the check goes on either way.
@@ -77,9 +103,7 @@ public final class EventLog: Sendable {
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
     guard !condition else { return }
-    Issue.record(
-      Comment(rawValue: failureText(behaviour, expected: nil, actual: actual())),
-      sourceLocation: sourceLocation)
+    fail(failureText(behaviour, expected: nil, actual: actual()), sourceLocation: sourceLocation)
   }
 
   /// Like ``expect(_:equals:_:sourceLocation:)``, but stops the check on failure.
@@ -112,6 +136,10 @@ public final class EventLog: Sendable {
     actual: String? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> Never {
+    if collected != nil {
+      collect(failure: failureText(behaviour, expected: expected, actual: actual))
+      throw CollectedFailure()
+    }
     // `#require` records exactly one issue and throws the error Swift Testing
     // knows not to report a second time. `swift test` prints the condition's
     // source as the issue's headline: it says what happened, in plain words.

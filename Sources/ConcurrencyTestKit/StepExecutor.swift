@@ -23,10 +23,19 @@ public final class StepExecutor: TaskExecutor, Sendable {
   /// Counts enqueued jobs, so ``run(until:_:sourceLocation:)`` can wait for more.
   private let enqueued = WaitableState(0)
   private let events: EventLog?
+  /// Which ready job runs next, when ``Orders/explore(_:upTo:deviations:sourceLocation:_:)``
+  /// plays a scenario; otherwise the oldest.
+  private let schedule: Schedule?
 
   /// Creates an idle executor; with `events`, spawned tasks log how they end.
   public init(events: EventLog? = nil) {
     self.events = events
+    self.schedule = nil
+  }
+
+  init(events: EventLog, schedule: Schedule) {
+    self.events = events
+    self.schedule = schedule
   }
 
   public func enqueue(_ job: consuming ExecutorJob) {
@@ -62,7 +71,12 @@ public final class StepExecutor: TaskExecutor, Sendable {
   @discardableResult
   public func runUntilIdle(limit: Int = 100_000) -> Int {
     var count = 0
-    while count < limit, let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+    while count < limit,
+      let job = jobs.withLock({ jobs -> UnownedJob? in
+        guard !jobs.isEmpty else { return nil }
+        return jobs.remove(at: schedule?.choose(among: jobs.count) ?? 0)
+      })
+    {
       job.runSynchronously(on: asUnownedTaskExecutor())
       count += 1
     }
@@ -80,17 +94,26 @@ extension StepExecutor {
     _ description: String,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
+    let deadline = ContinuousClock.now + hangBound
     while true {
       let seen = enqueued.current
       runUntilIdle()
       if condition() { return }
       do {
-        try await enqueued.wait(until: { $0 > seen })
+        // A job for this executor wakes the wait at once. What happens on
+        // another executor (a `Task {}` the code under test started) enqueues
+        // nothing here, so the condition is looked at again every few
+        // milliseconds too: the check then sees that call, instead of saying
+        // it never came above an event log in which it did.
+        try await enqueued.wait(until: { $0 > seen }, limit: .milliseconds(5))
       } catch is WaitTimedOut {
-        try (events ?? EventLog()).stop(
-          "Expected \(description) within \(hangBound.formatted).",
-          actual: "still not the case: every task is waiting for something that never happens",
-          sourceLocation: sourceLocation)
+        if condition() { return }
+        guard ContinuousClock.now < deadline else {
+          try (events ?? EventLog()).stop(
+            "Expected \(description) within \(hangBound.formatted).",
+            actual: "still not the case: every task is waiting for something that never happens",
+            sourceLocation: sourceLocation)
+        }
       }
     }
   }

@@ -1,4 +1,5 @@
 import ConcurrencyTestKit
+import Synchronization
 import Testing
 
 private actor Counter {
@@ -46,5 +47,23 @@ struct StepExecutorTests {
     let task = executor.spawn("awaits outside work") { await outside.value }
     try await executor.run(until: { task.isFinished }, "the task to finish")
     #expect(task.value == 7)
+  }
+
+  @Test("run(until:) sees a condition that work on another executor meets, though nothing is enqueued here")
+  func seesOutsideConditions() async throws {
+    let executor = StepExecutor()
+    let looked = AsyncStream.makeStream(of: Void.self)
+    let met = Mutex(false)
+    // Met only after run(until:) has looked once and found it unmet.
+    let outside = Task.detached {
+      for await _ in looked.stream { break }
+      met.withLock { $0 = true }
+    }
+    try await executor.run(
+      until: {
+        looked.continuation.yield()
+        return met.withLock { $0 }
+      }, "the outside task to meet the condition")
+    await outside.value
   }
 }
