@@ -9,6 +9,11 @@ private struct SDKError: Error, CustomStringConvertible {
   var description: String { "SDKError.notFound" }
 }
 
+/// The error an SDK reports for an operation it was told to cancel.
+private struct SDKCancelled: Error, CustomStringConvertible {
+  var description: String { "SDKError.cancelled" }
+}
+
 private let ada = User(id: "42", name: "Ada")
 
 /// A legacy SDK driven by the check: it starts operations, counts cancels, and
@@ -30,15 +35,19 @@ private final class FakeUserSDK: UserSDK, Sendable {
   private let immediateResult: Result<User, SDKError>?
   /// When set, the task calling `fetchUser` is cancelled before `fetchUser` returns.
   private let cancelsCallerDuringFetch: Bool
+  /// When set, `cancel()` calls the operation's completion with the SDK's own
+  /// cancellation error before it returns, as many real SDKs do.
+  private let callsBackWhenCancelled: Bool
   private let fetches = Mutex<[Fetch]>([])
 
   init(
     events: EventLog, callsBackImmediatelyWith immediateResult: Result<User, SDKError>? = nil,
-    cancelsCallerDuringFetch: Bool = false
+    cancelsCallerDuringFetch: Bool = false, callsBackWhenCancelled: Bool = false
   ) {
     self.events = events
     self.immediateResult = immediateResult
     self.cancelsCallerDuringFetch = cancelsCallerDuringFetch
+    self.callsBackWhenCancelled = callsBackWhenCancelled
   }
 
   func fetchUser(
@@ -68,8 +77,16 @@ private final class FakeUserSDK: UserSDK, Sendable {
   }
 
   fileprivate func cancelled(_ index: Int) {
-    fetches.withLock { $0[index].cancels += 1 }
+    let completion = fetches.withLock {
+      $0[index].cancels += 1
+      return $0[index].completion
+    }
     events.record("SDK operation \(index + 1) cancelled")
+    if callsBackWhenCancelled {
+      events.record("SDK calls back for operation \(index + 1) with its own error, from inside cancel()")
+      completion(.failure(SDKCancelled()))
+      events.record("SDK callback \(index + 1) returned, inside cancel()")
+    }
   }
 
   var fetchCount: Int { fetches.withLock { $0.count } }
@@ -215,6 +232,39 @@ struct CancellableBridgesTests {
           : "operation 1 was cancelled \(sdk.cancels(of: 0)) time(s)")
     }
     CrashLog.explain(result, of: "cancelDuringFetch")
+  }
+
+  @Test("An SDK that calls back from inside cancel() neither deadlocks nor crashes the bridge")
+  func callbackInsideCancel() async {
+    // In a child process: a bridge that resumes or cancels while holding its
+    // lock meets its own callback here, on the same thread, and deadlocks or
+    // traps on the lock it already holds.
+    let result = await #expect(
+      processExitsWith: .success,
+      """
+      The app must survive an SDK that calls back from inside cancel(). A hang or a crash here \
+      usually comes from calling the SDK's cancel() (or resuming) while holding the bridge's lock: \
+      the callback then asks for the same lock on the same thread.
+      """
+    ) {
+      CrashLog.keepStandardError(of: "callbackInsideCancel")
+      let events = EventLog()
+      let sdk = FakeUserSDK(events: events, callsBackWhenCancelled: true)
+      let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
+      try await sdk.waitForFetch(0)
+      events.record("the caller is cancelled, from a thread of its own")
+      // Not from the check's task: a bridge that deadlocks holds that thread, not the check.
+      Thread.detachNewThread {
+        caller.cancel()
+        events.record("caller.cancel() returned")
+      }
+      try await events.waitForEvent("caller.cancel() to return") { $0 == "caller.cancel() returned" }
+      events.expect(
+        try await outcome(of: caller, events: events), equals: "threw CancellationError()",
+        "The caller gets CancellationError, not the SDK's own error")
+      events.expect(sdk.cancels(of: 0), equals: 1, "The SDK operation is cancelled exactly once")
+    }
+    CrashLog.explain(result, of: "callbackInsideCancel")
   }
 
   @Test("A callback that arrives before the cancel wins")

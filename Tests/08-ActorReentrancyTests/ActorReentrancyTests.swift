@@ -18,13 +18,15 @@ private struct FakeRemote: RemoteInventory {
 
 /// An inventory whose tasks run only when the check says so.
 private struct Store {
-  let events = EventLog()
+  let events: EventLog
   let executor: StepExecutor
   let remote: CallGate<String, Void>
   let inventory: Inventory
 
-  init() {
-    executor = StepExecutor(events: events)
+  /// A store on a fresh executor, or on one an exploration of orders gives.
+  init(executor: StepExecutor? = nil, events: EventLog = EventLog()) {
+    self.events = events
+    self.executor = executor ?? StepExecutor(events: events)
     remote = CallGate("remote.reserve", events: events)
     inventory = Inventory(remote: FakeRemote(gate: remote))
   }
@@ -75,35 +77,41 @@ struct InventoryTests {
     store.events.expect(store.remote.arguments, equals: ["A"], "One remote call, for A")
   }
 
+  // Explores orders: the callers' jobs on the actor run in every order with
+  // up to two choices of a job other than the oldest ready one.
   @Test("Callers reserving the same item at the same time share one remote call")
   func concurrentCallersShareOneCall() async throws {
-    let store = Store()
-    let callers = (1...3).map { store.reserve("A", caller: $0) }
-    try await store.waitForRemoteCall(0)
-    try store.events.require(
-      store.remote.callCount, equals: 1,
-      "Three callers that ask for A while the first remote call is out make one remote call")
-    store.remote.succeed(0, with: ())
-    try await store.finish(callers)
-    store.events.expect(
-      callers.map(store.outcome), equals: ["reserved", "reserved", "reserved"],
-      "Every caller gets the shared success")
-    store.events.expect(await store.inventory.isReserved("A"), equals: true, "A is reserved")
+    try await Orders.explore("three callers reserving A") { executor, events in
+      let store = Store(executor: executor, events: events)
+      let callers = (1...3).map { store.reserve("A", caller: $0) }
+      try await store.waitForRemoteCall(0)
+      try store.events.require(
+        store.remote.callCount, equals: 1,
+        "Three callers that ask for A while the first remote call is out make one remote call")
+      store.remote.succeed(0, with: ())
+      try await store.finish(callers)
+      store.events.expect(
+        callers.map(store.outcome), equals: ["reserved", "reserved", "reserved"],
+        "Every caller gets the shared success")
+      store.events.expect(await store.inventory.isReserved("A"), equals: true, "A is reserved")
+    }
   }
 
   @Test("A failed reservation reaches every waiting caller and leaves nothing reserved")
   func failureReachesEveryCaller() async throws {
-    let store = Store()
-    let callers = (1...2).map { store.reserve("A", caller: $0) }
-    try await store.waitForRemoteCall(0)
-    try store.events.require(
-      store.remote.callCount, equals: 1, "Two callers asking for A at once make one remote call")
-    store.remote.fail(0, with: OutOfStock())
-    try await store.finish(callers)
-    store.events.expect(
-      callers.map(store.outcome), equals: ["threw OutOfStock", "threw OutOfStock"],
-      "Every waiting caller gets the remote error")
-    store.events.expect(await store.inventory.isReserved("A"), equals: false, "Nothing is reserved")
+    try await Orders.explore("two callers reserving A, the remote failing") { executor, events in
+      let store = Store(executor: executor, events: events)
+      let callers = (1...2).map { store.reserve("A", caller: $0) }
+      try await store.waitForRemoteCall(0)
+      try store.events.require(
+        store.remote.callCount, equals: 1, "Two callers asking for A at once make one remote call")
+      store.remote.fail(0, with: OutOfStock())
+      try await store.finish(callers)
+      store.events.expect(
+        callers.map(store.outcome), equals: ["threw OutOfStock", "threw OutOfStock"],
+        "Every waiting caller gets the remote error")
+      store.events.expect(await store.inventory.isReserved("A"), equals: false, "Nothing is reserved")
+    }
   }
 
   @Test("After a failure, the next reservation calls the remote again")
