@@ -21,7 +21,7 @@
 // SwiftPM caches this manifest by its text, not by the files it reads, so the
 // line below changes whenever curriculum.json does. `swift run workshop`
 // updates it for you; `workshop verify` fails while it is stale.
-// curriculum-digest: 1fb56a5f2432d9d3
+// curriculum-digest: 23a41486b6c0adaf
 
 import Foundation
 import PackageDescription

@@ -25,7 +25,8 @@ import Testing
 /// `withinTimeLimit`, the gates' waits) do not fail the check at once: they
 /// end that order. The first order with a failure is reported as the
 /// check's failure, its events beginning with the order's number and the
-/// choices that made it. Plain `#expect` inside `play` would fail the check
+/// choices that made it (the first order, every job as it became ready, is
+/// what a check that does not explore plays, and adds nothing). Plain `#expect` inside `play` would fail the check
 /// in every order it holds in; use the log's.
 ///
 /// The scenario must be deterministic for a given order: its interleaving
@@ -70,16 +71,18 @@ public enum Orders {
       played += 1
       let taken = schedule.taken
       if let failure = events.collectedFailures.first {
-        let order =
-          "order \(played) of \(description), tried one by one: "
-          + (taken.allSatisfy { $0.choice == 0 }
-            ? "every job in the order it became ready"
-            : "at the choices "
-              + taken.enumerated().filter { $0.element.choice != 0 }.map {
-                "\($0.offset + 1) (ready job \($0.element.choice + 1) of \($0.element.count))"
-              }.joined(separator: ", ") + ", another ready job than the oldest ran first")
         var verdict = Verdict(parsing: failure) ?? Verdict(behaviour: failure, events: events.events)
-        verdict.events.insert(order, at: 0)
+        // The first order runs every job as it became ready, as a check that
+        // does not explore would: its events are the whole story. Another
+        // order starts with the choices that made it.
+        if taken.contains(where: { $0.choice != 0 }) {
+          verdict.events.insert(
+            "order \(played) of \(description), tried one by one: at choice "
+              + taken.enumerated().filter { $0.element.choice != 0 }.map {
+                "\($0.offset + 1) ready job \($0.element.choice + 1) of \($0.element.count)"
+              }.joined(separator: ", at choice ") + " ran first, not the oldest",
+            at: 0)
+        }
         // Recorded once, and thrown as the error Swift Testing does not report again.
         let `the behaviour below did not happen in this order` = false
         try #require(

@@ -112,8 +112,16 @@ extension Timeline {
     if text.hasPrefix("the server ") || text.hasPrefix("the request times out") {
       return make(.note, Lane("server", .service), nil, text)
     }
+    if text.hasPrefix("a late fix arrives from the provider") {
+      return make(.answer, Lane("provider", .service), .code, "late fix")
+    }
     if let call = call(in: text) {
       return callStep(call, text: text, services: services, make: make)
+    }
+    // How the check played its scenario: which order of the ready jobs
+    // (`Orders.explore`), which round of an overlap, how many threads.
+    if text.firstMatch(of: /^(?:order \d+ of |round \d+: |\d+ threads, released at the same moment)/) != nil {
+      return make(.note, .checks, nil, text)
     }
     // Within the code.
     for prefix in [
