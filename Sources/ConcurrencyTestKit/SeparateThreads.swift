@@ -1,5 +1,6 @@
 import Foundation
 import SanitizerSupport
+import Synchronization
 
 /// Runs closures on threads of their own, released at the same moment, for
 /// checks that ThreadSanitizer grades.
@@ -66,6 +67,40 @@ public enum SeparateThreads {
       }
     }
     finished.notify(queue: .global(), execute: done)
+  }
+
+  /// Runs `first` on one thread and, once it has returned, `second` on
+  /// another, with nothing between the two that ThreadSanitizer counts as
+  /// ordering them: the second thread waits for the first on a relaxed
+  /// atomic flag, which orders nothing.
+  ///
+  /// Released together, two threads meet in whatever order the scheduler
+  /// picks, and the order decides more than it seems: a lock inside the
+  /// runtime (an `AsyncStream`'s storage, a task's status) that both sides
+  /// take orders their accesses for ThreadSanitizer in one order and not in
+  /// the other. Chapter 11's flag shared without a lock by the provider's
+  /// thread and the screen's went unreported whenever the provider's thread
+  /// came first. Play both orders, each decided:
+  ///
+  ///     await SeparateThreads.inTurn({ screen.cancel() }, then: { _ = delegate.provider(didUpdate: home) })
+  ///     await SeparateThreads.inTurn({ _ = delegate.provider(didUpdate: home) }, then: { screen.cancel() })
+  ///
+  /// If `first` does not return within the hang bound, `second` runs anyway.
+  public static func inTurn(
+    _ first: @escaping @Sendable () -> Void, then second: @escaping @Sendable () -> Void
+  ) async {
+    let done = Atomic(false)
+    await run([
+      {
+        first()
+        done.store(true, ordering: .relaxed)
+      },
+      {
+        let deadline = ContinuousClock.now + hangBound
+        while !done.load(ordering: .relaxed) && ContinuousClock.now < deadline { sched_yield() }
+        second()
+      },
+    ])
   }
 
   /// Runs every closure on a thread of its own, all released at once, and

@@ -338,16 +338,32 @@ struct CancellableBridgesTests {
       """
     ) {
       CrashLog.keepStandardError(of: "racingCallbackAndCancel")
-      for _ in 1...SeparateThreads.rounds {
+      for round in 1...SeparateThreads.rounds {
         let events = EventLog()
         let sdk = FakeUserSDK(events: events)
         let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
         try await sdk.waitForFetch(0)
         let completion = sdk.completion(of: 0)
+        let callBack: @Sendable () -> Void = { completion(.success(ada)) }
+        let cancel: @Sendable () -> Void = { caller.cancel() }
         // Recorded before the threads start: neither may take the event log's
-        // lock before its call, or that lock would order the two calls.
-        events.record("the SDK calls back and the caller is cancelled at once, on two threads")
-        await SeparateThreads.run([{ completion(.success(ada)) }, { caller.cancel() }])
+        // lock before its call, or that lock would order the two calls. Three
+        // ways, in turn: at the same moment, and each side first with nothing
+        // ordering the two. Released together, the callback mostly comes
+        // first, and the runtime orders a resume before a later cancel of the
+        // same task for ThreadSanitizer: state kept without a lock then went
+        // unreported in every run under load. The cancel first shows it.
+        switch round % 3 {
+        case 0:
+          events.record("the caller is cancelled on one thread; then the SDK calls back on another")
+          await SeparateThreads.inTurn(cancel, then: callBack)
+        case 1:
+          events.record("the SDK calls back and the caller is cancelled at once, on two threads")
+          await SeparateThreads.run([callBack, cancel])
+        default:
+          events.record("the SDK calls back on one thread; then the caller is cancelled on another")
+          await SeparateThreads.inTurn(callBack, then: cancel)
+        }
         events.record("both threads are done")
         let result = try await outcome(of: caller, events: events)
         try events.require(

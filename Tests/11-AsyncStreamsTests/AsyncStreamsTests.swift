@@ -294,13 +294,31 @@ struct LocationFeedTests {
       }
       try await provider.waitUntilStarted()
       let delegate = try provider.currentDelegate()
-      events.record(
-        "round \(round): the provider delivers 3 fixes on its thread while the screen's task is cancelled on"
-          + " another, at the same moment")
-      await SeparateThreads.run([
-        { for location in [home, park, lake] { _ = delegate.provider(didUpdate: location) } },
-        { screen.cancel() },
-      ])
+      let deliver: @Sendable () -> Void = {
+        for location in [home, park, lake] { _ = delegate.provider(didUpdate: location) }
+      }
+      let close: @Sendable () -> Void = { screen.cancel() }
+      // Three ways, in turn: at the same moment, and each side first on its
+      // own thread with nothing ordering the two (the stream's own lock
+      // orders them for ThreadSanitizer when the provider comes first, so
+      // that order alone would hide a flag shared without a lock).
+      switch round % 3 {
+      case 0:
+        events.record(
+          "round \(round): the screen's task is cancelled on one thread; then the provider delivers 3 fixes on"
+            + " its own, nothing ordering the two")
+        await SeparateThreads.inTurn(close, then: deliver)
+      case 1:
+        events.record(
+          "round \(round): the provider delivers 3 fixes on its thread while the screen's task is cancelled on"
+            + " another, at the same moment")
+        await SeparateThreads.run([deliver, close])
+      default:
+        events.record(
+          "round \(round): the provider delivers 3 fixes on its thread; then the screen's task is cancelled on"
+            + " another, nothing ordering the two")
+        await SeparateThreads.inTurn(deliver, then: close)
+      }
       events.record("both threads are done")
       _ = try? await events.withinTimeLimit("The screen's loop") { try await screen.value }
       try await provider.waitUntilStopped("the provider to be stopped after the screen closed")
