@@ -56,6 +56,20 @@ struct ReportTests {
     #expect(chapterReport.scored[2].status == .failed)
     #expect(chapterReport.scored[2].issues.first?.contains("2 of 3 of your checks pass") == true)
     #expect(chapterReport.passedAsShipped == 3, "all but the one declared failing as shipped")
+    var raced = ChapterReport(
+      chapter: Curriculum.Chapter(
+        number: 6, name: "Six", title: "Six", summary: "", files: ["Code.swift"], hints: [],
+        starterFails: ["a"],
+        raceChecked: true, starterRaces: ["b"]),
+      checks: [
+        CheckResult(id: "a", name: "a", status: .failed), CheckResult(id: "b", name: "b", status: .passed),
+        CheckResult(id: "c", name: "c", status: .passed),
+      ])
+    raced.raceCheck = .waiting
+    #expect(
+      raced.passedAsShipped == 2 && raced.passed == 2, "a race failure is not seen before the race check")
+    raced.raceCheck = .failed
+    #expect(raced.passedAsShipped == 1, "once the race check has run, it is")
     #expect(report.progress([chapterReport]).contains("2/4"))
     let items = ClassGrader.Items(byChapter: [
       13: [

@@ -101,9 +101,12 @@ public struct ChapterReport: Sendable {
   public var total: Int { scored.count }
 
   /// How many scored checks the untouched starter passes: every one that
-  /// `curriculum.json` does not list as failing as shipped.
+  /// `curriculum.json` does not list as failing as shipped. Until the
+  /// ThreadSanitizer pass has run, the starter's race failures are not seen
+  /// yet, so they count as passing, as they do in the table's row.
   public var passedAsShipped: Int {
-    let failing = Set(chapter.starterFails + chapter.starterRaces)
+    let races = raceCheck == .waiting ? [] : chapter.starterRaces
+    let failing = Set(chapter.starterFails + races)
     return scored.filter { !failing.contains($0.name) }.count
   }
 
