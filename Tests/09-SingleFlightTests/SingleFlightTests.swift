@@ -151,9 +151,9 @@ struct TokenVaultTests {
       "The callers of the old session get sessionChanged, however the refresh ended")
   }
 
-  @Test("A failed refresh reaches every caller and the next call tries again")
   // Explores orders: the callers' and the refresh's jobs run in every order
   // with up to two choices of a job other than the oldest ready one.
+  @Test("A failed refresh reaches every caller and the next call tries again")
   func failureReachesAll() async throws {
     try await Orders.explore("three callers, the refresh failing, then a fourth") { executor, events in
       let vault = Vault(executor: executor, events: events)

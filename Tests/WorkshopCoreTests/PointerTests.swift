@@ -142,6 +142,19 @@ struct PointerTests {
     #expect(ExercisedDeclarations.firstLabel("searchTextDidChange(_:)") == "_")
   }
 
+  @Test("Names that are not Swift names find nothing, and stop nothing")
+  func oddNames() throws {
+    let workspace = try Workspace.locate(from: URL(fileURLWithPath: #filePath))
+    let chapter = try #require(workspace.curriculum.chapter(matching: "04"))
+    let exercised = ExercisedDeclarations(workspace: workspace)
+    #expect(exercised.location(of: "Search(Model.st[op()", in: chapter, variant: .chapters) == nil)
+    #expect(exercised.location(of: "SearchModel.stop(a*:)", in: chapter, variant: .chapters) != nil)
+    #expect(
+      exercised.declaration(
+        ofCheck: "DebouncedSearchTests.Odd(+[/Inner)/x()/DebouncedSearchTests.swift:99999:1", in: chapter)
+        == nil)
+  }
+
   @Test("A hint about some checks helps only while one of them fails; one about none, always")
   func hintsFollowTheFailingChecks() throws {
     let hints = try JSONDecoder().decode(

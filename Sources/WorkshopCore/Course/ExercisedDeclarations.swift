@@ -36,7 +36,7 @@ struct ExercisedDeclarations {
     for suite in suites.reversed() where !suite.isEmpty {
       guard
         let declaration = lines.firstIndex(where: {
-          $0.contains(try! Regex("\\b(?:struct|class|enum|actor)\\s+\(suite)\\b"))
+          Self.regex("\\b(?:struct|class|enum|actor)\\s+\(Self.escaped(suite))\\b").map($0.contains) ?? false
         })
       else { continue }
       var start = declaration
@@ -65,21 +65,29 @@ struct ExercisedDeclarations {
       let code = ReviewScan.code(of: text)
       var from = 0
       if let type {
-        let pattern = try! Regex("\\b(?:class|struct|enum|actor|extension|protocol)\\s+\(type)\\b")
-        guard let found = code.firstIndex(where: { $0.contains(pattern) }) else { continue }
+        guard
+          let pattern = Self.regex(
+            "\\b(?:class|struct|enum|actor|extension|protocol)\\s+\(Self.escaped(type))\\b"),
+          let found = code.firstIndex(where: { $0.contains(pattern) })
+        else { continue }
         if member == nil { return (path, found + 1) }
         from = found
       }
       guard let member else { continue }
-      let pattern =
-        member == "init"
-        ? try! Regex("\\binit\\s*[(<?!]")
-        : try! Regex("\\b(?:func|var|let|case)\\s+\(member)\\b")
+      let name = Self.escaped(member)
+      guard
+        let pattern = member == "init"
+          ? Self.regex("\\binit\\s*[(<?!]") : Self.regex("\\b(?:func|var|let|case)\\s+\(name)\\b")
+      else { continue }
       // Overloads by label (`provider(didUpdate:)`, `provider(didStopWith:)`):
       // the one whose first label is the named one, when there is one.
       if let label = Self.firstLabel(declaration), label != "_", member != "init" {
-        let labelled = try! Regex("\\bfunc\\s+\(member)\\s*(?:<[^>]*>)?\\s*\\(\\s*\(label)\\b")
-        if let found = code[from...].firstIndex(where: { $0.contains(labelled) }) { return (path, found + 1) }
+        if let labelled = Self.regex(
+          "\\bfunc\\s+\(name)\\s*(?:<[^>]*>)?\\s*\\(\\s*\(Self.escaped(label))\\b"),
+          let found = code[from...].firstIndex(where: { $0.contains(labelled) })
+        {
+          return (path, found + 1)
+        }
       }
       if let found = code[from...].firstIndex(where: { $0.contains(pattern) }) { return (path, found + 1) }
     }
@@ -97,6 +105,18 @@ struct ExercisedDeclarations {
       return last.first?.isUppercase == true && !declaration.contains("(") ? (last, nil) : (nil, last)
     }
     return (parts.dropLast().last, last)
+  }
+
+  /// A pattern built from names read out of check IDs and traits: each name
+  /// goes in through ``escaped(_:)``, and a pattern that still does not
+  /// compile matches nothing rather than stopping the runner.
+  static func regex(_ pattern: String) -> Regex<AnyRegexOutput>? {
+    try? Regex(pattern)
+  }
+
+  /// `name` as a literal inside a pattern.
+  static func escaped(_ name: String) -> String {
+    NSRegularExpression.escapedPattern(for: name)
   }
 
   /// The first argument label of `member(label:other:)`, if it names one.
