@@ -5,8 +5,9 @@
 #   scripts/render-slides.sh            # writes .build/slides/NN-Name.html
 #   scripts/render-slides.sh --check    # then opens every slide in headless
 #                                       # Chromium at 1280x720, fails if any
-#                                       # content leaves its 16:9 frame or code
-#                                       # is shrunk below 16 px to fit, and
+#                                       # content leaves its 16:9 frame, a box
+#                                       # is clipped inside it, or code is
+#                                       # shrunk below 16 px to fit, and
 #                                       # saves a screenshot of each that does
 #
 # Exits 0 when done (and every slide fits), 1 when a slide does not, and 2,

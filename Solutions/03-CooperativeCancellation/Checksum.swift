@@ -7,6 +7,15 @@
 // The fix: `try Task.checkCancellation()` before every chunk. A CPU-bound loop
 // has no suspension point that would notice cancellation for it; it has to
 // ask. Once per chunk bounds the wasted work to one chunk.
+//
+// Where it runs: this package builds with SwiftPM's defaults, so a
+// nonisolated async function like this one leaves its caller's actor and runs
+// on the shared pool (SE-0338). In a new Xcode 26 app target it would not:
+// the default actor isolation is `MainActor` (SE-0466), which makes it
+// `@MainActor`, and `NonisolatedNonsendingByDefault` (SE-0461) runs even a
+// `nonisolated` one on its caller's actor. There, write it
+// `nonisolated @concurrent` to keep the loop off the main actor; the
+// cancellation check above stays as it is.
 
 /// Where the job reads its data, one chunk at a time (a file, in the app).
 protocol ChunkSource: Sendable {

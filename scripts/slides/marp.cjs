@@ -94,7 +94,7 @@ ${notes.join('\n')}
 }
 
 /// What the browser measures on every slide: content that ends outside the
-/// 1280x720 frame, or code wider than its block.
+/// 1280x720 frame, a box clipped inside it, or code wider than its block.
 const measure = `
 <script>
 // The smallest code a room can read on a 1280x720 slide.
@@ -115,17 +115,33 @@ function overflowing() {
         break;
       }
     }
+    // A box the slide squeezed shorter than its content: Marp's section is a
+    // column of flex items, so a table or code block too tall for what is
+    // left shrinks and hides its last rows inside the frame, where the
+    // check above cannot see them.
+    for (const element of section.querySelectorAll('table, pre, marp-pre, ul, ol, p, blockquote')) {
+      const hidden = element.scrollHeight - element.clientHeight;
+      if (element.clientHeight > 0 && hidden > 2) {
+        problems.push(element.tagName.toLowerCase() + ' is clipped: ' + Math.round(hidden / scale) + 'px of it hidden inside the frame');
+        break;
+      }
+    }
     // Marp shrinks code wider than its block until it fits: too far, and
     // the room cannot read it.
     section.querySelectorAll('pre, marp-pre').forEach((pre) => {
       const fitter = pre.shadowRoot && pre.shadowRoot.querySelector('marp-auto-scaling');
       const svg = fitter && fitter.shadowRoot && fitter.shadowRoot.querySelector('svg');
       const viewBox = svg && svg.viewBox && svg.viewBox.baseVal;
-      const shrink = viewBox && viewBox.width > 0 ? Math.min(1, svg.getBoundingClientRect().width / scale / viewBox.width) : 1;
+      // Scaled to fit its width or its height, whichever is tighter: a tall
+      // block shrinks as much as a wide one.
+      const drawn = svg && svg.getBoundingClientRect();
+      const shrink = viewBox && viewBox.width > 0 && viewBox.height > 0
+        ? Math.min(1, drawn.width / scale / viewBox.width, drawn.height / scale / viewBox.height) : 1;
       const size = parseFloat(getComputedStyle(pre).fontSize) * shrink;
       if (size < MIN_CODE_PX) {
         const longest = Math.max(...pre.textContent.split('\\n').map((line) => line.length));
-        problems.push('code is shrunk to ' + size.toFixed(1) + 'px to fit (at least ' + MIN_CODE_PX + 'px): its longest line has ' + longest + ' characters');
+        const lines = pre.textContent.replace(/\\n$/, '').split('\\n').length;
+        problems.push('code is shrunk to ' + size.toFixed(1) + 'px to fit (at least ' + MIN_CODE_PX + 'px): ' + lines + ' lines, the longest ' + longest + ' characters');
       }
     });
     if (problems.length) found.push({ slide: index + 1, problems });
