@@ -61,7 +61,9 @@ function render(engineDir, outDir, decks) {
   const Marp = loadMarp(engineDir);
   fs.mkdirSync(outDir, { recursive: true });
   for (const deck of decks) {
-    const marp = new Marp({ html: true, inlineSVG: true });
+    // Emoji stay text: Marp's default turns them into Twemoji pictures from
+    // a CDN, which a room without Wi-Fi never sees.
+    const marp = new Marp({ html: true, inlineSVG: true, emoji: { shortcode: false, unicode: false } });
     const rendered = marp.render(fs.readFileSync(deck, 'utf8'));
     const { css, comments } = rendered;
     const name = path.basename(deck, '.md');
@@ -88,6 +90,9 @@ ${html}
 ${notes.join('\n')}
 </body></html>
 `;
+    // Nothing from the network: the page must work offline, in a room.
+    const external = page.match(/\b(?:src|href)="(?:https?:)?\/\/[^"]+"|url\(\s*['"]?(?:https?:)?\/\/[^)]+\)|@import[^;]*?\/\/[^;]+;/);
+    if (external) throw new Error(`${deck}: the page would load ${external[0]} from the network; keep every resource in the deck`);
     fs.writeFileSync(path.join(outDir, `${name}.html`), page);
     console.log(`${name}: ${comments.length} slides`);
   }
@@ -216,7 +221,14 @@ function check(chromium, outDir, pages) {
 
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'render' && rest.length >= 3) {
-  render(rest[0], rest[1], rest.slice(2));
+  try {
+    render(rest[0], rest[1], rest.slice(2));
+  } catch (error) {
+    // A deck's own problem (a missing picture, a resource from the network):
+    // one line that names the deck, not a stack trace.
+    console.error(`render-slides: ${error.message}`);
+    process.exitCode = 1;
+  }
 } else if (command === 'check' && rest.length >= 3) {
   process.exitCode = check(rest[0], rest[1], rest.slice(2)) === 0 ? 0 : 1;
 } else {
