@@ -135,6 +135,29 @@ struct TimelineTests {
     #expect(svg.contains("Spins (the first \(TimelinePage.eventLimit) of 5000 events)"))
   }
 
+  @Test(
+    "A slide's picture is the rows leading to the first that should not have happened, numbered as in the terminal, large enough to read"
+  )
+  func slideExcerpt() throws {
+    let timeline = Timeline(events: lateAnswer, expected: "[Swift Book]", actual: "[Sweater]")
+    let wrongRow = timeline.steps.first { $0.isWrong }
+    let firstWrong = try #require(wrongRow).number
+    let excerpt = timeline.excerpt(rows: 4)
+    let numbers = excerpt.steps.map(\.number)
+    #expect(numbers.count == 4 && numbers.contains(firstWrong))
+    #expect(numbers == Array(numbers[0]...numbers[0] + 3), "consecutive rows, with the terminal's numbers")
+    #expect(excerpt.steps.allSatisfy { step in timeline.steps.contains(step) })
+    #expect(excerpt.lanes.allSatisfy(timeline.lanes.contains) && excerpt.lanes.count < timeline.lanes.count)
+    let svg = TimelineDrawing(excerpt, title: "t", showsWords: false).svg
+    #expect(!svg.contains("class=\"event\""), "no column of words")
+    // Its 12 px text, drawn 1,180 px wide on a 1280x720 slide, reads at 18 px or more.
+    let width = try #require(
+      svg.split(separator: "\"").dropFirst().first { Double($0) != nil }.flatMap { Double($0) })
+    #expect(12 * 1180 / width >= 18, "the picture is \(width) px wide")
+    // With no wrong row, the last rows.
+    #expect(Timeline(events: Array(lateAnswer.prefix(5))).excerpt(rows: 3).steps.map(\.number) == [3, 4, 5])
+  }
+
   @Test("An event the grammar does not know is still drawn, in the checks' lane, and is listed")
   func unknownEvent() {
     let timeline = Timeline(events: ["the moon rises over the server room"])

@@ -99,11 +99,14 @@ ${notes.join('\n')}
 }
 
 /// What the browser measures on every slide: content that ends outside the
-/// 1280x720 frame, a box clipped inside it, or code wider than its block.
+/// 1280x720 frame, a box clipped inside it, code wider than its block, or a
+/// picture whose text is too small to read.
 const measure = `
 <script>
 // The smallest code a room can read on a 1280x720 slide.
 const MIN_CODE_PX = 16;
+// The smallest text in a picture (a recorded timeline) a room can read.
+const MIN_PICTURE_PX = 18;
 function overflowing() {
   const found = [];
   document.querySelectorAll('div.marpit > svg').forEach((svg, index) => {
@@ -131,6 +134,21 @@ function overflowing() {
         break;
       }
     }
+    // A picture's text, as drawn on the slide: an SVG's font size scaled by
+    // how wide it is drawn against its own width. The room needs 18 px.
+    section.querySelectorAll('img').forEach((img) => {
+      const source = img.getAttribute('src') || '';
+      if (!source.startsWith('data:image/svg+xml;base64,')) return;
+      const svgText = atob(source.slice('data:image/svg+xml;base64,'.length));
+      const root = svgText.match(/<svg\\b[^>]*>/);
+      const width = root && root[0].match(/\\bwidth="([0-9.]+)"/);
+      const font = root && root[0].match(/\\bfont-size="([0-9.]+)"/);
+      if (!width || !font) return;
+      const drawn = parseFloat(font[1]) * img.getBoundingClientRect().width / scale / parseFloat(width[1]);
+      if (drawn < MIN_PICTURE_PX) {
+        problems.push('a picture\\'s text is ' + drawn.toFixed(1) + 'px on the slide (at least ' + MIN_PICTURE_PX + 'px): draw it wider, or show fewer lanes or rows');
+      }
+    });
     // Marp shrinks code wider than its block until it fits: too far, and
     // the room cannot read it.
     section.querySelectorAll('pre, marp-pre').forEach((pre) => {

@@ -33,6 +33,9 @@ extension Workshop {
       try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
       for picture in page.pictures {
         try Data(picture.svg.utf8).write(to: pictures.appendingPathComponent(picture.fileName))
+        // The excerpt a slide shows (what Slides/timelines/ holds), for instructors' own decks.
+        let slide = String(picture.fileName.dropLast(".svg".count)) + ".slide.svg"
+        try Data(picture.slideSVG.utf8).write(to: pictures.appendingPathComponent(slide))
       }
       try Data(page.html.utf8).write(to: pageURL)
     } catch {
@@ -46,7 +49,8 @@ extension Workshop {
     let drawn = count == checks ? "" : ", \(count) pictures"
     console.out(
       "Timeline of \(checks) failing check\(checks == 1 ? "" : "s")\(drawn): open \(style.cyan(path(pageURL, in: workspace)))"
-        + " in a browser (an SVG of each picture in \(path(pictures, in: workspace))/).")
+        + " in a browser (an SVG of each picture in \(path(pictures, in: workspace))/, and a larger excerpt"
+        + " for a slide, *.slide.svg).")
     return ExitCode.success
   }
 }

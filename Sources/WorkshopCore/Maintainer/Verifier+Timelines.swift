@@ -30,7 +30,8 @@ extension Verifier {
         + " (Present/Timeline+Grammar.swift)",
       Array(listed.prefix(10)) + (listed.count > 10 ? ["and \(listed.count - 10) more"] : []))
 
-    // 2. The decks' pictures are the ones the starters draw now.
+    // 2. The decks' pictures are the ones the starters draw now, as a slide
+    // shows them (an excerpt large enough to read: TimelinePage.Picture.slideSVG).
     try? FileManager.default.removeItem(at: timelineOutput)
     let slidesFolder = workspace.url("Slides/timelines")
     let shipped = ((try? FileManager.default.contentsOfDirectory(atPath: slidesFolder.path)) ?? [])
@@ -44,16 +45,17 @@ extension Verifier {
       else {
         stale.append(
           "Slides/timelines/\(file): no failing check of that chapter's starter draws it. Delete it, or name it"
-            + " NN-<a picture's file name in .workshop/timelines/NN-Name/> and update the deck that shows it")
+            + " NN-<name>.svg after a picture <name>.svg in .workshop/timelines/NN-Name/ (its slide version is"
+            + " <name>.slide.svg there) and update the deck that shows it")
         continue
       }
       let current =
         (try? String(contentsOf: slidesFolder.appendingPathComponent(file), encoding: .utf8)) ?? ""
-      guard current != picture.svg else { continue }
+      guard current != picture.slideSVG else { continue }
       let fresh = timelineOutput.appendingPathComponent("slides").appendingPathComponent(file)
       try? FileManager.default.createDirectory(
         at: fresh.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try? Data(picture.svg.utf8).write(to: fresh)
+      try? Data(picture.slideSVG.utf8).write(to: fresh)
       stale.append(
         "Slides/timelines/\(file) is not what check \(report.chapter.paddedNumber)'s starter draws now:"
           + " if the change is right, cp \(workspace.relativize(fresh.path)) Slides/timelines/")

@@ -116,6 +116,31 @@ public struct Timeline: Sendable, Equatable {
 
   /// The events the grammar did not know.
   public var unknownEvents: [String] { steps.filter { !$0.isKnown }.map(\.text) }
+
+  /// The rows a slide can show large enough to read from the back of a
+  /// room: the first that should not have happened, the two rows that lead
+  /// up to it and the wrong ones right after it, at most `limit` in all (the
+  /// last `limit` when none is wrong), with only the lanes they use. Rows
+  /// keep their numbers, so the excerpt matches the terminal's list.
+  public func excerpt(rows limit: Int = 6) -> Timeline {
+    let wrong = steps.indices.filter { steps[$0].isWrong }
+    let end: Int
+    if let first = wrong.first {
+      // Two rows of what led to it, when there are any, then the wrong ones.
+      let context = min(2, first, limit - 1)
+      let lastWrongInReach = wrong.last { $0 < first - context + limit } ?? first
+      end = lastWrongInReach + 1
+    } else {
+      end = steps.count
+    }
+    let window = Array(steps[max(0, end - limit)..<end])
+    let used = Set(window.flatMap { [$0.from, $0.to].compactMap { $0 } })
+    var excerpt = self
+    excerpt.steps = window
+    // A tick's dotted line starts at the first lane: keep the lanes in order.
+    excerpt.lanes = lanes.filter { used.contains($0) || $0 == .code }
+    return excerpt
+  }
 }
 
 extension Timeline {

@@ -13,10 +13,15 @@ public struct TimelineDrawing: Sendable {
   public var timeline: Timeline
   /// Shown above the lanes.
   public var title: String
+  /// Whether each event's full words are written in a column on the right.
+  /// A slide leaves them out (the arrows keep their labels, the speaker's
+  /// notes say the rest), so that the lanes can be drawn large.
+  public var showsWords: Bool
 
-  public init(_ timeline: Timeline, title: String) {
+  public init(_ timeline: Timeline, title: String, showsWords: Bool = true) {
     self.timeline = timeline
     self.title = title
+    self.showsWords = showsWords
   }
 
   // Geometry, in pixels.
@@ -38,19 +43,33 @@ public struct TimelineDrawing: Sendable {
   ]
   static let wrongColor = "#cf222e"
 
+  /// The distance between two lanes: ``laneGap``, or on a slide as much as
+  /// fits the legend's width (never under 120 px), so that five lanes still
+  /// read at 18 px once the picture is drawn 1,180 px wide.
+  var gap: Double {
+    guard !showsWords, !timeline.lanes.isEmpty else { return Self.laneGap }
+    let fitting = (Self.legendWidth - 2 * Self.margin - Self.numberWidth) / Double(timeline.lanes.count)
+    return min(Self.laneGap, max(120, fitting.rounded(.down)))
+  }
+
   /// The SVG document.
   public var svg: String {
     let lanes = timeline.lanes
     let laneX = Dictionary(
       uniqueKeysWithValues: lanes.enumerated().map { index, lane in
-        (lane, Self.margin + Self.numberWidth + Self.laneGap * (Double(index) + 0.5))
+        (lane, Self.margin + Self.numberWidth + gap * (Double(index) + 0.5))
       })
-    let lanesRight = Self.margin + Self.numberWidth + Self.laneGap * Double(lanes.count)
+    let lanesRight = Self.margin + Self.numberWidth + gap * Double(lanes.count)
     let textX = lanesRight + 12
-    let rows = timeline.steps.map { Self.wrap($0.text.trimmingCharacters(in: .whitespaces)) }
+    let rows = timeline.steps.map {
+      showsWords ? Self.wrap($0.text.trimmingCharacters(in: .whitespaces)) : [""]
+    }
     let longest = rows.flatMap { $0 }.map { Self.columns($0) }.max() ?? 0
     let width = max(
-      (textX + Double(max(longest, 20)) * Self.advance + Self.margin).rounded(.up), Self.legendWidth)
+      showsWords
+        ? (textX + Double(max(longest, 20)) * Self.advance + Self.margin).rounded(.up)
+        : (lanesRight + Self.margin).rounded(.up),
+      Self.legendWidth)
     let top = Self.margin + Self.titleHeight + Self.headerHeight + 12
     var y = top
     var rowTops: [Double] = []
@@ -83,7 +102,7 @@ public struct TimelineDrawing: Sendable {
     let headerTop = Self.margin + Self.titleHeight
     for lane in lanes {
       let x = laneX[lane]!
-      let name = Self.cut(lane.name, to: Int((Self.laneGap - 16) / Self.advance))
+      let name = Self.cut(lane.name, to: Int((gap - 16) / Self.advance))
       let boxWidth = Double(Self.columns(name)) * Self.advance + 14
       let fill = lane.role == .code ? "#ddf4ff" : "#f6f8fa"
       out.append(
@@ -93,7 +112,7 @@ public struct TimelineDrawing: Sendable {
         "<rect x=\"\(Self.number(x - boxWidth / 2))\" y=\"\(Self.number(headerTop))\" width=\"\(Self.number(boxWidth))\" height=\"\(Self.number(Self.headerHeight - 6))\" rx=\"4\" class=\"lane-box\" fill=\"\(fill)\" stroke=\"#8c959f\"/>"
       )
       out.append(
-        "<text class=\"lane\" data-span=\"\(Self.number(x - Self.laneGap / 2)) \(Self.number(x + Self.laneGap / 2))\" x=\"\(Self.number(x))\" y=\"\(Self.number(headerTop + 16))\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"#24292f\">\(Self.escape(name))</text>"
+        "<text class=\"lane\" data-span=\"\(Self.number(x - gap / 2)) \(Self.number(x + gap / 2))\" x=\"\(Self.number(x))\" y=\"\(Self.number(headerTop + 16))\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"#24292f\">\(Self.escape(name))</text>"
       )
     }
     // Events: one group each, which the browser check counts.
@@ -114,13 +133,13 @@ public struct TimelineDrawing: Sendable {
         out.append(
           "<line x1=\"\(Self.number(left))\" y1=\"\(Self.number(arrowY))\" x2=\"\(Self.number(from))\" y2=\"\(Self.number(arrowY))\" stroke=\"\(color)\" stroke-dasharray=\"2 4\"/>"
         )
-        let label = Self.cut(step.label, to: Int((Self.laneGap - 12) / Self.advance))
+        let label = Self.cut(step.label, to: Int((gap - 12) / Self.advance))
         let labelWidth = Double(Self.columns(label)) * Self.advance + 8
         out.append(
           "<rect x=\"\(Self.number(from - labelWidth / 2))\" y=\"\(Self.number(arrowY - 8))\" width=\"\(Self.number(labelWidth))\" height=\"16\" rx=\"8\" fill=\"#eaeef2\" stroke=\"\(color)\"/>"
         )
         out.append(
-          "<text class=\"label\" data-span=\"\(Self.number(from - Self.laneGap / 2)) \(Self.number(from + Self.laneGap / 2))\" x=\"\(Self.number(from))\" y=\"\(Self.number(arrowY + 4))\" text-anchor=\"middle\" fill=\"#24292f\">\(Self.escape(label))</text>"
+          "<text class=\"label\" data-span=\"\(Self.number(from - gap / 2)) \(Self.number(from + gap / 2))\" x=\"\(Self.number(from))\" y=\"\(Self.number(arrowY + 4))\" text-anchor=\"middle\" fill=\"#24292f\">\(Self.escape(label))</text>"
         )
       case .note:
         out.append(
@@ -148,7 +167,7 @@ public struct TimelineDrawing: Sendable {
           )
         }
       }
-      for (line, text) in rows[index].enumerated() {
+      for (line, text) in rows[index].enumerated() where !text.isEmpty {
         out.append(
           "<text class=\"event\" x=\"\(Self.number(textX))\" y=\"\(Self.number(rowTop + 12 + Double(line) * Self.lineHeight))\" fill=\"\(step.isWrong ? Self.wrongColor : "#24292f")\"\(step.isWrong ? " font-weight=\"bold\"" : "")>\(Self.escape(text))</text>"
         )

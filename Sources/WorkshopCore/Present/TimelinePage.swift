@@ -11,6 +11,10 @@ public struct TimelinePage: Sendable {
     /// The file name of its SVG: `late-answer-for-an-old-keyword.svg`.
     public var fileName: String
     public var svg: String
+    /// The same picture for a slide: the rows around the first that should
+    /// not have happened (``Timeline/excerpt(rows:)``), lanes and labels
+    /// only, so that its text reads at 18 px or more on a 1280×720 slide.
+    public var slideSVG: String
     /// Where in the learner's code to look: `Chapters/…/File.swift:63 (the TODO there)`.
     public var pointer: String?
   }
@@ -43,10 +47,17 @@ public struct TimelinePage: Sendable {
           + (events.count < verdict.events.count
             ? " (the first \(events.count) of \(verdict.events.count) events)" : "")
         let timeline = Timeline(events: events, expected: verdict.expected, actual: verdict.actual)
+        let excerpt = timeline.excerpt()
+        let rows = excerpt.steps.map(\.number)
+        let slideTitle =
+          rows.count < timeline.steps.count
+          ? "Rows \(rows.first ?? 0)–\(rows.last ?? 0) of \(timeline.steps.count)" : "\(rows.count) rows"
         pictures.append(
           Picture(
             check: check.name, verdict: verdict, fileName: name + ".svg",
-            svg: TimelineDrawing(timeline, title: title).svg, pointer: pointer(check)))
+            svg: TimelineDrawing(timeline, title: title).svg,
+            slideSVG: TimelineDrawing(excerpt, title: slideTitle, showsWords: false).svg,
+            pointer: pointer(check)))
       }
     }
     self.pictures = pictures
