@@ -1,4 +1,4 @@
-// Chapter 02: Task groups (exercise 3 of 3)
+// Chapter 02: Task groups (exercise 3 of 4)
 //
 // Goal: `downloadFromFastestMirror(_:using:)` asks every mirror at once and
 // returns the first successful download; a mirror that fails is skipped; the

@@ -1,4 +1,4 @@
-// Chapter 02: Task groups (exercise 1 of 3)
+// Chapter 02: Task groups (exercise 1 of 4)
 //
 // Goal: `loadThumbnails(for:from:)` loads every product's thumbnail at the same
 // time and returns each product's own thumbnail, whatever order the downloads

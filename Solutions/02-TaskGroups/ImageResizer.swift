@@ -1,4 +1,4 @@
-// Chapter 02: Task groups (exercise 2 of 3, reference solution)
+// Chapter 02: Task groups (exercise 2 of 4, reference solution)
 //
 // Goal: `resizeAll(_:maxWidth:maxConcurrent:using:)` resizes every image, with
 // never more than `maxConcurrent` resizes running at once and that many kept

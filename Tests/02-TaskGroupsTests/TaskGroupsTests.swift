@@ -308,3 +308,114 @@ struct FastestMirrorTests {
     race.events.expect(race.gate.callCount, equals: 0, "No download is started")
   }
 }
+
+// MARK: - A deadline
+
+/// `withDeadline(2s)` around an operation the check answers, on a test clock
+/// only the check moves, in a task that runs only when the check runs the
+/// executor: after `runUntilIdle()`, the operation has been called and the
+/// timer sleeps.
+private struct DeadlineRace {
+  let events = EventLog()
+  let executor: StepExecutor
+  let clock: TestClock
+  let gate: CallGate<Void, String>
+  let call: Spawned<String>
+
+  init(operationIgnoresCancellation: Bool = false) {
+    executor = StepExecutor(events: events)
+    let clock = TestClock(events: events)
+    self.clock = clock
+    let gate = CallGate<Void, String>(
+      "operation", events: events, ignoresCancellation: operationIgnoresCancellation)
+    self.gate = gate
+    events.record("caller 1 calls withDeadline(2s) around operation()")
+    call = executor.spawn("caller 1") {
+      try await withDeadline(.seconds(2), on: clock) { try await gate.call(()) }
+    }
+    executor.runUntilIdle()
+  }
+
+  /// Waits until the operation has been called and the timer sleeps.
+  func started(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    try await gate.waitForCall(0, sourceLocation: sourceLocation)
+    try await clock.waitForSleepers(1, sourceLocation: sourceLocation)
+  }
+
+  /// Runs until the call finishes and says how it ended.
+  func outcome(sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+    try await executor.run(
+      until: { call.isFinished }, "withDeadline to return", sourceLocation: sourceLocation)
+    switch call.result {
+    case .success(let value): return "returned \(value)"
+    case .failure(let error): return "threw \(show(error))"
+    case nil: return "still running"
+    }
+  }
+}
+
+@Suite("02 Task groups: a deadline", .exercising("withDeadline(_:on:operation:)"))
+struct DeadlineTests {
+  @Test("Returns the operation's value as soon as it arrives, and cancels the timer")
+  func valueFirst() async throws {
+    let race = DeadlineRace()
+    try await race.started()
+    race.gate.succeed(0, with: "report")
+    race.events.expect(
+      try await race.outcome(), equals: "returned report",
+      "withDeadline returns the value without waiting for the deadline")
+    race.events.expect(race.clock.sleeperCount, equals: 0, "The timer's sleep is cancelled")
+  }
+
+  @Test("Throws DeadlineExceeded once the deadline passes, and cancels the operation")
+  func deadlineFirst() async throws {
+    let race = DeadlineRace()
+    try await race.started()
+    race.clock.advance(by: .seconds(2))
+    race.executor.runUntilIdle()
+    race.events.expect(race.gate.wasCancelled(0), "The operation is cancelled at the deadline")
+    race.events.expect(
+      try await race.outcome(), equals: "threw DeadlineExceeded()", "withDeadline throws DeadlineExceeded")
+  }
+
+  @Test("Throws the operation's own error when it fails before the deadline")
+  func errorFirst() async throws {
+    let race = DeadlineRace()
+    try await race.started()
+    race.gate.fail(0, with: Offline())
+    race.events.expect(
+      try await race.outcome(), equals: "threw Offline", "The operation's error, not a deadline")
+    race.events.expect(race.clock.sleeperCount, equals: 0, "The timer's sleep is cancelled")
+  }
+
+  @Test("Counts the deadline on the clock it is given: not a moment before")
+  func notBefore() async throws {
+    let race = DeadlineRace()
+    try await race.started()
+    race.clock.advance(by: .milliseconds(1999))
+    race.executor.runUntilIdle()
+    try race.events.require(
+      !race.call.isFinished && !race.gate.wasCancelled(0),
+      "At t=1.999s the operation still runs and withDeadline has not returned",
+      actual: race.call.isFinished ? "withDeadline returned" : "the operation was cancelled")
+    race.gate.succeed(0, with: "report")
+    race.events.expect(
+      try await race.outcome(), equals: "returned report", "A value just in time is returned")
+  }
+
+  @Test(
+    "An operation that ignores cancellation still ends before withDeadline throws: nothing outlives the call")
+  func structuredToTheEnd() async throws {
+    let race = DeadlineRace(operationIgnoresCancellation: true)
+    try await race.started()
+    race.clock.advance(by: .seconds(2))
+    race.executor.runUntilIdle()
+    try race.events.require(
+      !race.call.isFinished, "withDeadline waits for the cancelled operation to end",
+      actual: "it returned while the operation was still running")
+    race.gate.succeed(0, with: "late report")
+    race.events.expect(
+      try await race.outcome(), equals: "threw DeadlineExceeded()",
+      "The deadline passed first: a late value is not returned")
+  }
+}
