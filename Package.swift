@@ -32,6 +32,9 @@ struct Chapter {
   var name: String
   /// Set when the learner writes the chapter's checks: the module they check.
   var component: String?
+  /// Set when the chapter is compiled as a new Xcode 26 app target is, rather
+  /// than with SwiftPM's defaults: see `xcodeAppSettings`.
+  var xcodeAppDefaults = false
   var folder: String { String(format: "%02d-%@", number, name) }
 }
 
@@ -46,7 +49,9 @@ func loadChapters() -> [Chapter] {
   }
   return entries.compactMap { entry in
     guard let number = entry["number"] as? Int, let name = entry["name"] as? String else { return nil }
-    return Chapter(number: number, name: name, component: entry["component"] as? String)
+    return Chapter(
+      number: number, name: name, component: entry["component"] as? String,
+      xcodeAppDefaults: entry["xcodeAppDefaults"] as? Bool ?? false)
   }
 }
 
@@ -66,6 +71,16 @@ let chapters = loadChapters().filter { chapter in
   return !skipped.contains(chapter.number)
     && FileManager.default.fileExists(atPath: Context.packageDirectory + "/" + root)
 }
+
+/// A new app target in Xcode 26 builds with default main-actor isolation
+/// (SE-0466) and Approachable Concurrency on, whose upcoming features not
+/// already part of Swift 6 mode are these two (SE-0461, SE-0470). SwiftPM's
+/// defaults are neither; only chapters that teach the difference use them.
+let xcodeAppSettings: [SwiftSetting] = [
+  .defaultIsolation(MainActor.self),
+  .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+  .enableUpcomingFeature("InferIsolatedConformances"),
+]
 
 var targets: [Target] = [
   // How a failed check's explanation is laid out: the kit writes it, the runner reads it.
@@ -118,7 +133,10 @@ for chapter in chapters {
         path: root, exclude: exclude, sources: [chapter.folder]))
     continue
   }
-  targets.append(.target(name: chapter.name, path: root, exclude: exclude, sources: [chapter.folder]))
+  targets.append(
+    .target(
+      name: chapter.name, path: root, exclude: exclude, sources: [chapter.folder],
+      swiftSettings: chapter.xcodeAppDefaults ? xcodeAppSettings : nil))
   targets.append(
     .testTarget(
       name: chapter.name + "Tests",

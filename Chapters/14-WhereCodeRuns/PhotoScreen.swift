@@ -1,0 +1,78 @@
+// Chapter 14: Where your code runs (exercise 1 of 1)
+//
+// Goal: opening a photo decodes its thumbnail without freezing the screen.
+// The main actor stays free while the rows decode, and the decoding still
+// belongs to the screen's task: cancelling that task stops it within one
+// row, and it runs with the task's trace id and priority.
+//
+// This folder is compiled as a new Xcode 26 app target is (see
+// Package.swift): code without an annotation is `@MainActor` (SE-0466), and
+// a `nonisolated async` function runs on its caller's actor (SE-0461).
+//
+// Run `swift run workshop check 14` to see which behaviours still fail.
+
+/// The trace id of the user action being handled, for logs and the backend.
+/// (`nonisolated`: a task-local belongs to the task, not to an actor.)
+nonisolated enum Trace {
+  @TaskLocal static var id: String?
+}
+
+/// A photo in the library: its name and how many rows of pixels it has.
+/// (`nonisolated`: plain data, used on any actor.)
+nonisolated struct Photo: Equatable, Sendable, CustomStringConvertible {
+  var name: String
+  var rowCount: Int
+  var description: String { name }
+}
+
+/// A decoded thumbnail: one line of pixels per row of the photo.
+nonisolated struct Thumbnail: Equatable, Sendable {
+  var rows: [[UInt8]]
+}
+
+/// Decodes a photo one row of pixels at a time: CPU-heavy, synchronous, and
+/// safe to call from any thread.
+nonisolated protocol RowDecoder: Sendable {
+  func decodeRow(_ row: Int, of photo: Photo) -> [UInt8]
+}
+
+/// The photo screen's model. Like all code in this target that says nothing
+/// else, it is on the main actor.
+final class PhotoScreen {
+  /// The thumbnail on screen; nil while decoding, or when the user left.
+  private(set) var thumbnail: Thumbnail?
+  /// Whether the screen shows its spinner.
+  private(set) var isDecoding = false
+  private let decoder: any RowDecoder
+
+  init(decoder: any RowDecoder) {
+    self.decoder = decoder
+  }
+
+  /// Shows `photo`'s thumbnail once it is decoded. The view calls it from
+  /// `.task`; leaving the screen cancels that task.
+  func open(_ photo: Photo) async {
+    thumbnail = nil
+    isDecoding = true
+    defer { isDecoding = false }
+    do {
+      thumbnail = try await decodeThumbnail(of: photo, with: decoder)
+    } catch {
+      // Cancelled: the user left, and there is nothing to show.
+    }
+  }
+}
+
+/// Decodes every row of `photo`, checking for cancellation before each one.
+// TODO: Before the project moved to Xcode 26's defaults, this `nonisolated
+// async` function ran on the shared pool. Compiled as this target is, it runs
+// on its caller's actor: `open(_:)` is on the main actor, so every row decodes
+// there, and the screen freezes until the last one is done.
+nonisolated func decodeThumbnail(of photo: Photo, with decoder: any RowDecoder) async throws -> Thumbnail {
+  var rows: [[UInt8]] = []
+  for row in 0..<photo.rowCount {
+    try Task.checkCancellation()
+    rows.append(decoder.decodeRow(row, of: photo))
+  }
+  return Thumbnail(rows: rows)
+}
