@@ -21,7 +21,7 @@
 // SwiftPM caches this manifest by its text, not by the files it reads, so the
 // line below changes whenever curriculum.json does. `swift run workshop`
 // updates it for you; `workshop verify` fails while it is stale.
-// curriculum-digest: 913e13538b997d29
+// curriculum-digest: fc25178ad5a24301
 
 import Foundation
 import PackageDescription
