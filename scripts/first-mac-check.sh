@@ -15,7 +15,7 @@
 #      ThreadSanitizer writes frames differently from Linux's): chapter 12,
 #      solved but for a getter that reads without the lock, in a copy.
 #   4. Xcode sees the package as learners do: the `Workshop-Package` scheme
-#      tests the 13 chapters' targets and ConcurrencyTestKitTests, and not
+#      tests every chapter's target and ConcurrencyTestKitTests, and not
 #      the runner's own WorkshopCoreTests (they are verify's).
 # Everything it builds goes to .build/ (Xcode's to .build/xcode); it changes
 # nothing else.
@@ -106,12 +106,12 @@ print(" ".join([name for name in wanted if name not in text] + (["+WorkshopCoreT
 PY
 )
   if [ -z "$missing" ]; then
-    say ok "Xcode's Workshop-Package scheme tests the 13 chapters and the kit, not the runner"
+    say ok "Xcode's Workshop-Package scheme tests every chapter and the kit, not the runner"
   else
     say fail "Xcode's test list: missing or unexpected $missing (see $tests)"
   fi
 else
-  say fail "xcodebuild could not list the tests (see .build/xcode-build.log); open the package in Xcode: the Test navigator (⌘6) must list the 13 chapters' targets and ConcurrencyTestKitTests, not WorkshopCoreTests"
+  say fail "xcodebuild could not list the tests (see .build/xcode-build.log); open the package in Xcode: the Test navigator (⌘6) must list every chapter's target and ConcurrencyTestKitTests, not WorkshopCoreTests"
 fi
 
 exit $failed

@@ -44,16 +44,18 @@ public final class StepExecutor: TaskExecutor, Sendable {
     enqueued.update { $0 += 1 }
   }
 
-  /// Starts `operation` in a new task that runs on this executor.
+  /// Starts `operation` in a new task that runs on this executor, at
+  /// `priority` when given (else the caller's, as `Task { }` would).
   ///
   /// The task makes no progress until ``runUntilIdle()`` is called.
   public func spawn<Value: Sendable>(
     _ name: String,
+    priority: TaskPriority? = nil,
     _ operation: @escaping @Sendable () async throws -> Value
   ) -> Spawned<Value> {
     let spawned = Spawned<Value>(name: name)
     let events = self.events
-    spawned.task = Task(executorPreference: self) {
+    spawned.task = Task(executorPreference: self, priority: priority) {
       let result: Result<Value, any Error>
       do { result = .success(try await operation()) } catch { result = .failure(error) }
       switch result {

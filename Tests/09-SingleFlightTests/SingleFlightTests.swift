@@ -1,4 +1,5 @@
 import ConcurrencyTestKit
+import Synchronization
 import Testing
 
 @testable import SingleFlight
@@ -9,9 +10,27 @@ private struct ServerDown: Error, CustomStringConvertible {
 
 // MARK: - Token vault
 
-private struct FakeAuthServer: AuthServer {
+private final class FakeAuthServer: AuthServer {
   let gate: CallGate<Void, Token>
-  func refreshToken() async throws -> Token { try await gate.call(()) }
+  /// The priority of the task each refresh ran in, in call order.
+  let priorities = Mutex<[TaskPriority]>([])
+
+  init(gate: CallGate<Void, Token>) { self.gate = gate }
+
+  func refreshToken() async throws -> Token {
+    priorities.withLock { $0.append(Task.currentPriority) }
+    return try await gate.call(())
+  }
+}
+
+private func describe(_ priority: TaskPriority) -> String {
+  switch priority {
+  case .high: "high"
+  case .medium: "medium"
+  case .low: "low"
+  case .background: "background"
+  default: "\(priority.rawValue)"
+  }
 }
 
 private let expired = Token(value: "old", isValid: false)
@@ -22,6 +41,7 @@ private struct Vault {
   let events: EventLog
   let executor: StepExecutor
   let refresh: CallGate<Void, Token>
+  let server: FakeAuthServer
   let vault: TokenVault
 
   /// A vault on a fresh executor, or on one an exploration of orders gives.
@@ -32,13 +52,20 @@ private struct Vault {
     self.events = events
     self.executor = executor ?? StepExecutor(events: events)
     refresh = CallGate("refreshToken", events: events, ignoresCancellation: serverIgnoresCancellation)
-    vault = TokenVault(server: FakeAuthServer(gate: refresh), token: token)
+    server = FakeAuthServer(gate: refresh)
+    vault = TokenVault(server: server, token: token)
   }
 
   func caller(_ n: Int) -> Spawned<Token> {
     let vault = self.vault
     events.record("caller \(n) asks for a valid token")
     return executor.spawn("caller \(n)") { try await vault.validToken() }
+  }
+
+  func caller(_ n: Int, priority: TaskPriority) -> Spawned<Token> {
+    let vault = self.vault
+    events.record("caller \(n) asks for a valid token at priority \(describe(priority))")
+    return executor.spawn("caller \(n)", priority: priority) { try await vault.validToken() }
   }
 
   func signOut() async {
@@ -92,6 +119,26 @@ struct TokenVaultTests {
     try await vault.finish([later])
     vault.events.expect(vault.outcome(later), equals: "got Token(fresh-1)", "The new token is kept")
     vault.events.expect(vault.refresh.callCount, equals: 1, "Still one refresh in all")
+  }
+
+  /// Read when the refresh reaches the server, before any caller of higher
+  /// priority waits for it: awaiting a task raises its priority to the
+  /// waiter's (escalation), so a later caller could hide the answer. Whether
+  /// a joining caller raises the refresh depends on how it waits (a task's
+  /// value does, a continuation does not), and no check asks for it.
+  @Test("The refresh runs at the priority of the caller that started it")
+  func refreshInheritsPriority() async throws {
+    let vault = Vault()
+    let caller = vault.caller(1, priority: .background)
+    try await vault.waitForRefresh(0)
+    let priority = vault.server.priorities.withLock { $0.first }.map(describe) ?? "none"
+    vault.events.record("in flight: the refresh reached the server at priority \(priority)")
+    vault.refresh.succeed(0, with: fresh(1))
+    try await vault.finish([caller])
+    vault.events.expect(
+      priority, equals: "background",
+      "A refresh started by a background prefetch runs at background priority, as `Task { }` inherits it;"
+        + " a detached task, or one given a priority of its own, does not")
   }
 
   @Test("A cancelled caller leaves the refresh and the other callers untouched")

@@ -5,36 +5,49 @@ import Testing
 @testable import WhereCodeRuns
 
 // These checks are compiled with SwiftPM's defaults, not as the chapter is:
-// they are not on the main actor, so they can watch it while the learner's
-// code runs there.
+// they are not on the main actor, so the learner's code decides where it runs.
 
-/// What one row's decoding saw of the task it ran in.
+/// What one row's decoding saw of where, and in which task, it ran.
 private struct RowContext: Sendable {
+  var row: Int
+  var onMainActor: Bool
   var trace: String?
   var priority: TaskPriority
 }
 
-/// A decoder whose rows can be held on the thread that decodes them, as a
-/// long computation holds it, and which records the task context of each row.
+/// A decoder that records, for each row, whether it ran on the main actor
+/// and what it saw of its task, and that can cancel the screen's task while
+/// it decodes a chosen row, as a user leaving at that moment would.
 private final class FakeDecoder: RowDecoder {
-  let gate: ThreadGate
   let events: EventLog
-  private let seen = Mutex<[RowContext]>([])
+  private let state = Mutex<(seen: [RowContext], task: Task<Void, Never>?, cancelAt: Int?)>(([], nil, nil))
 
-  init(events: EventLog, holding rows: Set<Int>) {
+  init(events: EventLog, cancelWhileDecoding row: Int? = nil) {
     self.events = events
-    gate = ThreadGate("decoder.decodeRow", events: events, holding: rows)
+    state.withLock { $0.cancelAt = row }
   }
 
+  /// The screen's task, for a decoder that cancels it; set before it runs.
+  func attach(_ task: Task<Void, Never>) { state.withLock { $0.task = task } }
+
   /// What each row's decoding saw, in the order the rows were decoded.
-  var contexts: [RowContext] { seen.withLock { $0 } }
+  var contexts: [RowContext] { state.withLock { $0.seen } }
 
   func decodeRow(_ row: Int, of photo: Photo) -> [UInt8] {
-    let context = RowContext(trace: Trace.id, priority: Task.currentPriority)
-    seen.withLock { $0.append(context) }
+    let context = RowContext(
+      row: row, onMainActor: MainActorWitness.isRunningOnMainActor, trace: Trace.id,
+      priority: Task.currentPriority)
+    let task = state.withLock { state -> Task<Void, Never>? in
+      state.seen.append(context)
+      return state.cancelAt == row ? state.task : nil
+    }
     events.record(
-      "decoder saw trace id \(show(context.trace)) at priority \(describe(context.priority)), row \(row)")
-    gate.pass(row)
+      "decoder.decodeRow(\(row)) called, \(context.onMainActor ? "ON THE MAIN ACTOR" : "off the main actor"),"
+        + " trace id \(show(context.trace)), priority \(describe(context.priority))")
+    if let task {
+      events.record("the screen's task is cancelled (the user left) while row \(row) decodes")
+      task.cancel()
+    }
     return Self.pixels(row)
   }
 
@@ -59,24 +72,43 @@ private struct Scenario {
   let events = EventLog()
   let decoder: FakeDecoder
   let screen: PhotoScreen
+  let thread = ThreadExecutor(name: "pool stand-in")
 
-  init(holding rows: Set<Int> = []) async {
-    decoder = FakeDecoder(events: events, holding: rows)
+  init(cancelWhileDecoding row: Int? = nil) async {
+    decoder = FakeDecoder(events: events, cancelWhileDecoding: row)
     screen = await PhotoScreen(decoder: decoder)
   }
 
-  /// Opens `photo` as SwiftUI's `.task` would: in a task of its own on the
-  /// main actor, here with a trace id bound and a low priority, so that
-  /// both can be told apart from the check's own.
+  /// Opens `photo` as SwiftUI's `.task` would, in a task of its own that
+  /// calls the main-actor `open(_:)`; here with a trace id bound and a low
+  /// priority, so that both can be told apart from the check's own.
+  ///
+  /// The task prefers a task executor with one thread (SE-0417): whatever
+  /// leaves the main actor in it, and its child tasks, runs there one job at
+  /// a time in the order it was started, instead of on as many threads as
+  /// the machine has. So rows decoded in parallel (a task group) arrive in
+  /// the same order on every machine, and the verdict does not depend on the
+  /// number of cores. Code that leaves the task (`Task.detached`) runs on
+  /// the shared pool as usual.
   func open(_ photo: Photo = sunset, trace: String = "trace-14") -> Task<Void, Never> {
     events.record("screen calls open(\(photo))")
-    return Trace.$id.withValue(trace) {
-      Task(priority: .low) { @MainActor [screen] in await screen.open(photo) }
+    // The task waits until the decoder knows it, so that the decoder can
+    // cancel it at the row the check chose.
+    let known = Latch()
+    let task = Trace.$id.withValue(trace) {
+      Task(executorPreference: thread, priority: .low) { [screen] in
+        await known.wait()
+        await screen.open(photo)
+      }
     }
+    decoder.attach(task)
+    known.open()
+    return task
   }
 
   /// Waits for the screen's task to end, then records what the screen shows.
   func finish(_ task: Task<Void, Never>) async throws {
+    defer { thread.shutDown() }
     try await events.withinTimeLimit("open(_:)") { await task.value }
     let (thumbnail, spinner) = await (screen.thumbnail, screen.isDecoding)
     events.record(
@@ -86,22 +118,32 @@ private struct Scenario {
 
   var thumbnail: Thumbnail? { get async { await screen.thumbnail } }
   var isDecoding: Bool { get async { await screen.isDecoding } }
-  var decodedRows: [String] { decoder.gate.arrivals }
+  var decodedRows: [Int] { decoder.contexts.map(\.row) }
 }
 
-/// Holds `row` while it decodes and asks the main actor to run a job meanwhile.
-private func mainActorStaysFree(whileDecoding row: Int) async throws {
-  let scenario = await Scenario(holding: [row])
-  defer { scenario.decoder.gate.releaseAll() }
-  let task = scenario.open()
-  try await scenario.decoder.gate.waitForArrival(row)
-  let isFree = await MainActorProbe.runsJob(events: scenario.events)
-  scenario.decoder.gate.release(row)
-  try await scenario.finish(task)
-  scenario.events.expect(
-    isFree, equals: true,
-    "While row \(row) decodes, the main actor runs a job the check gives it: the screen stays responsive")
-  scenario.events.expect(await scenario.thumbnail, equals: sunsetThumbnail, "The screen shows the thumbnail")
+/// A one-way door a task can wait at (on a continuation, which leaves its
+/// priority alone) until the check opens it.
+private final class Latch: Sendable {
+  private let state = Mutex<(isOpen: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+  func open() {
+    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      state.isOpen = true
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    waiter?.resume()
+  }
+
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let isOpen = state.withLock { state -> Bool in
+        if !state.isOpen { state.waiter = continuation }
+        return state.isOpen
+      }
+      if isOpen { continuation.resume() }
+    }
+  }
 }
 
 @Suite("14 Where your code runs: decoding a thumbnail", .exercising("decodeThumbnail(of:with:)"))
@@ -110,50 +152,33 @@ struct WhereCodeRunsTests {
   func showsThumbnail() async throws {
     let scenario = await Scenario()
     try await scenario.finish(scenario.open())
-    scenario.events.expect(
-      scenario.decodedRows, equals: ["0", "1", "2", "3"], "Every row is decoded once, in order")
+    scenario.events.expect(scenario.decodedRows, equals: [0, 1, 2, 3], "Every row is decoded once, in order")
     scenario.events.expect(
       await scenario.thumbnail, equals: sunsetThumbnail, "The screen shows the thumbnail")
     scenario.events.expect(await scenario.isDecoding, equals: false, "The spinner is off")
   }
 
-  // The main actor checks hold a row on the thread that decodes it. If that
-  // is the main actor, nothing else can run there until the row is let go,
-  // not even other checks' work on the main actor; so each runs in a process
-  // of its own (an exit test), where only its own scenario needs the main
-  // actor. The first row and the last: a fix that moves only part of the
-  // work, or that only yields between rows, still holds the main actor
-  // during one of them.
-
-  @Test("The main actor runs other work while the first row decodes")
-  func mainActorFreeDuringFirstRow() async {
-    await #expect(processExitsWith: .success, Self.ownProcess) {
-      try await mainActorStaysFree(whileDecoding: 0)
-    }
+  /// Every row, not only the first: a fix that moves part of the work, or
+  /// that only yields between rows, still decodes some rows on the main
+  /// actor, and each of those is a frozen screen for as long as it takes.
+  @Test("No row is decoded on the main actor, so the screen stays responsive")
+  func offTheMainActor() async throws {
+    let scenario = await Scenario()
+    try await scenario.finish(scenario.open())
+    let onMainActor = scenario.decoder.contexts.filter(\.onMainActor).map(\.row)
+    scenario.events.expect(
+      onMainActor, equals: [],
+      "Rows decoded on the main actor, where nothing else (scrolling, the back button) can run meanwhile")
+    scenario.events.expect(
+      await scenario.thumbnail, equals: sunsetThumbnail, "The screen shows the thumbnail")
   }
-
-  @Test("The main actor runs other work while the last row decodes")
-  func mainActorFreeDuringLastRow() async {
-    await #expect(processExitsWith: .success, Self.ownProcess) {
-      try await mainActorStaysFree(whileDecoding: 3)
-    }
-  }
-
-  private static let ownProcess: Comment =
-    "This check runs in a process of its own, so that a main actor it finds held stalls nothing else."
 
   @Test("Cancelling the screen's task stops the decoding within one row")
   func cancelStopsDecoding() async throws {
-    let scenario = await Scenario(holding: [1])
-    defer { scenario.decoder.gate.releaseAll() }
-    let task = scenario.open()
-    try await scenario.decoder.gate.waitForArrival(1)
-    scenario.events.record("the screen's task is cancelled (the user left) while row 1 decodes")
-    task.cancel()
-    scenario.decoder.gate.release(1)
-    try await scenario.finish(task)
+    let scenario = await Scenario(cancelWhileDecoding: 1)
+    try await scenario.finish(scenario.open())
     scenario.events.expect(
-      scenario.decodedRows, equals: ["0", "1"], "Row 1 finishes, and no row after it is decoded")
+      scenario.decodedRows, equals: [0, 1], "Row 1 finishes, and no row after it is decoded")
     scenario.events.expect(await scenario.thumbnail, equals: nil, "The screen shows no thumbnail")
     scenario.events.expect(await scenario.isDecoding, equals: false, "The spinner is off")
   }
@@ -173,7 +198,9 @@ struct WhereCodeRunsTests {
   func priorityFollows() async throws {
     let scenario = await Scenario()
     let task = scenario.open()
-    try await scenario.decoder.gate.waitForArrival(3)
+    try await scenario.events.waitForEvent("row 3 to be decoded") {
+      $0.hasPrefix("decoder.decodeRow(3) called")
+    }
     let priorities = scenario.decoder.contexts.map { describe($0.priority) }
     try await scenario.finish(task)
     scenario.events.expect(

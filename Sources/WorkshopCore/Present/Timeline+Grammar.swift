@@ -45,12 +45,6 @@ extension Timeline {
       return make(.publish, .code, Lane("field", .caller), after("field shows "))
     }
     if text.hasPrefix("state = ") { return make(.publish, .code, Lane("screen", .caller), after("state = ")) }
-    // The check asking whether the main actor is free (`MainActorProbe`).
-    if text.hasPrefix("main actor ran ") {
-      return make(
-        .note, Lane("main actor", .caller), nil, after("main actor "),
-        wrong: text.hasPrefix("main actor ran no job"))
-    }
     if text.hasPrefix("app records ") { return make(.call, Lane("app", .caller), .code, after("app ")) }
     if text.hasPrefix("app-switcher snapshot: ") {
       return make(.publish, .code, Lane("app switcher", .caller), after("app-switcher snapshot: "))
@@ -134,7 +128,7 @@ extension Timeline {
       "in flight: ", "read chunk ", "job cancelled", "checksum job ", "stream: ", "the stream ",
       "the reader ",
       "the old refresh", "charge sees", "thread A got ", "three downloads ", "both threads ",
-      "fetchUser was not called", "decoder saw ",
+      "fetchUser was not called",
     ] where text.hasPrefix(prefix) {
       return make(text.contains("cancelled") ? .cancel : .note, .code, nil, text)
     }
