@@ -21,7 +21,7 @@
 // SwiftPM caches this manifest by its text, not by the files it reads, so the
 // line below changes whenever curriculum.json does. `swift run workshop`
 // updates it for you; `workshop verify` fails while it is stale.
-// curriculum-digest: fc25178ad5a24301
+// curriculum-digest: 1000bdbb08e8fbbb
 
 import Foundation
 import PackageDescription

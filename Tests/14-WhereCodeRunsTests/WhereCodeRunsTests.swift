@@ -67,16 +67,27 @@ private func describe(_ priority: TaskPriority) -> String {
 private let sunset = Photo(name: "sunset.jpg", rowCount: 4)
 private let sunsetThumbnail = Thumbnail(rows: (0..<4).map(FakeDecoder.pixels))
 
+/// The view holding the screen's model: on the main actor, as a SwiftUI
+/// view is, whatever the learner made of `PhotoScreen`'s isolation.
+@MainActor
+private final class PhotoView {
+  let model: PhotoScreen
+  init(decoder: FakeDecoder) { model = PhotoScreen(decoder: decoder) }
+  func task(_ photo: Photo) async { await model.open(photo) }
+  var thumbnail: Thumbnail? { model.thumbnail }
+  var isDecoding: Bool { model.isDecoding }
+}
+
 /// A photo screen, its decoder, and the task the view runs `open(_:)` in.
 private struct Scenario {
   let events = EventLog()
   let decoder: FakeDecoder
-  let screen: PhotoScreen
+  let screen: PhotoView
   let thread = ThreadExecutor(name: "pool stand-in")
 
   init(cancelWhileDecoding row: Int? = nil) async {
     decoder = FakeDecoder(events: events, cancelWhileDecoding: row)
-    screen = await PhotoScreen(decoder: decoder)
+    screen = await PhotoView(decoder: decoder)
   }
 
   /// Opens `photo` as SwiftUI's `.task` would, in a task of its own that
@@ -98,7 +109,7 @@ private struct Scenario {
     let task = Trace.$id.withValue(trace) {
       Task(executorPreference: thread, priority: .low) { [screen] in
         await known.wait()
-        await screen.open(photo)
+        await screen.task(photo)
       }
     }
     decoder.attach(task)
