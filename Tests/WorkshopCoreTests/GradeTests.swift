@@ -468,6 +468,7 @@ struct ReviewScanTests {
       ("let t = try String(contentsOfFile: p)", "reads files"),
       ("let here = #filePath", "uses its own source file's path"),
       ("let h = dlopen(nil, RTLD_NOW)", "loads code or looks up symbols at run time"),
+      ("func f() { open(\"x\", 0) }", "reads or writes files"),
       ("@_silgen_name(\"swift_task_create\") func f()", "defines or replaces symbols by name"),
       ("@_cdecl(\"main\") func m() {}", "defines or replaces symbols by name"),
       (
@@ -491,6 +492,8 @@ struct ReviewScanTests {
     "Words in comments and strings, and methods that share a C function's name, are not flags",
     arguments: [
       "// CommandLine.arguments and exit(0) in a comment",
+      "func open(_ photo: Photo) async { isOpen = true }",
+      "public func kill() {}",
       "/* Process() */ let x = 1",
       "let message = \"call exit(1) and kill(pid)\"",
       "waiters.remove(at: 0); queue.signal(); task.cancel()",

@@ -70,7 +70,8 @@ public enum ReviewScan {
       let lines = code(of: text)
       let originals = text.split(separator: "\n", omittingEmptySubsequences: false)
       for (index, line) in lines.enumerated() {
-        for (pattern, reason) in patterns where line.contains(pattern) {
+        for (pattern, reason) in patterns
+        where line.matches(of: pattern).contains(where: { !declares($0.range, in: line) }) {
           let original = index < originals.count ? originals[index] : ""
           flags.append(
             Flag(
@@ -80,6 +81,13 @@ public enum ReviewScan {
       }
     }
     return flags
+  }
+
+  /// Whether a match is the name of a function being declared (`func
+  /// open(_ photo: Photo)`): a method of the learner's own that shares a C
+  /// function's name is no call to it.
+  static func declares(_ range: Range<String.Index>, in line: String) -> Bool {
+    line[..<range.lowerBound].split(separator: " ").last == "func"
   }
 
   /// The lines of `text` as code: its tokens (``SwiftTokens``) with their
