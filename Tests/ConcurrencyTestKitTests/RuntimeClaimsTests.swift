@@ -26,7 +26,7 @@ struct RuntimeClaimsTests {
     // escalate it, and the tasks it then creates, to the waiter's priority.
     let answer = Mutex<(inherited: TaskPriority, detached: TaskPriority)?>(nil)
     let answered = WaitableFlag()
-    Task(priority: .background) {
+    Task(priority: .low) {
       let inherited = await Task { Task.currentPriority }.value
       let detached = await Task.detached { Task.currentPriority }.value
       answer.withLock { $0 = (inherited, detached) }
@@ -34,8 +34,8 @@ struct RuntimeClaimsTests {
     }
     await answered.wait()
     let (inherited, detached) = try #require(answer.withLock { $0 })
-    #expect(inherited == .background)
-    #expect(detached != .background)
+    #expect(inherited == .low)
+    #expect(detached != .low)
   }
 
   @Test(
@@ -93,7 +93,7 @@ struct RuntimeClaimsTests {
   @available(macOS 26, *)
   func escalation() async throws {
     let escalated = WaitableFlag()
-    let low = Task(priority: .background) {
+    let low = Task(priority: .low) {
       await withTaskPriorityEscalationHandler {
         if Task.currentPriority >= .high { escalated.raise() }
         await escalated.wait()
