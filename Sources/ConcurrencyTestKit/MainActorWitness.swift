@@ -26,14 +26,21 @@ import Dispatch
 /// asks. `MainActor.assumeIsolated` would crash instead of answering;
 /// `Thread.isMainThread` is not the main actor on Linux.
 public enum MainActorWitness {
-  private static let key: DispatchSpecificKey<Bool> = {
+  /// The key, in a box that may be shared: it is only ever read after the
+  /// one write that sets it on the main queue. (Dispatch's key class says
+  /// nothing about `Sendable` in every SDK; the box says it once for all.)
+  private struct Key: @unchecked Sendable {
     let key = DispatchSpecificKey<Bool>()
-    DispatchQueue.main.setSpecific(key: key, value: true)
-    return key
+  }
+
+  private static let marked: Key = {
+    let marked = Key()
+    DispatchQueue.main.setSpecific(key: marked.key, value: true)
+    return marked
   }()
 
   /// Whether the calling code runs as a job of the main actor.
   public static var isRunningOnMainActor: Bool {
-    DispatchQueue.getSpecific(key: key) ?? false
+    DispatchQueue.getSpecific(key: marked.key) ?? false
   }
 }
