@@ -84,6 +84,8 @@ private struct Scenario {
   let decoder: FakeDecoder
   let screen: PhotoView
   let thread = ThreadExecutor(name: "pool stand-in")
+  /// Opened when the screen's task has run `open(_:)` to its end.
+  let finished = Latch()
 
   init(cancelWhileDecoding row: Int? = nil) async {
     decoder = FakeDecoder(events: events, cancelWhileDecoding: row)
@@ -107,9 +109,10 @@ private struct Scenario {
     // cancel it at the row the check chose.
     let known = Latch()
     let task = Trace.$id.withValue(trace) {
-      Task(executorPreference: thread, priority: .low) { [screen] in
+      Task(executorPreference: thread, priority: .low) { [screen, finished] in
         await known.wait()
         await screen.task(photo)
+        finished.open()
       }
     }
     decoder.attach(task)
@@ -118,9 +121,14 @@ private struct Scenario {
   }
 
   /// Waits for the screen's task to end, then records what the screen shows.
+  ///
+  /// It waits at a latch the task opens, not on the task's value: awaiting
+  /// a task raises its priority to the waiter's (escalation), and the rows
+  /// would then report the check's priority instead of the screen's.
   func finish(_ task: Task<Void, Never>) async throws {
     defer { thread.shutDown() }
-    try await events.withinTimeLimit("open(_:)") { await task.value }
+    try await events.withinTimeLimit("open(_:)") { [finished] in await finished.wait() }
+    await task.value
     let (thumbnail, spinner) = await (screen.thumbnail, screen.isDecoding)
     events.record(
       "screen shows \(thumbnail.map { "a thumbnail of \($0.rows.count) rows" } ?? "no thumbnail")"
