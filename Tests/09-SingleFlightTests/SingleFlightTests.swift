@@ -23,16 +23,6 @@ private final class FakeAuthServer: AuthServer {
   }
 }
 
-private func describe(_ priority: TaskPriority) -> String {
-  switch priority {
-  case .high: "high"
-  case .medium: "medium"
-  case .low: "low"
-  case .background: "background"
-  default: "\(priority.rawValue)"
-  }
-}
-
 private let expired = Token(value: "old", isValid: false)
 private func fresh(_ n: Int) -> Token { Token(value: "fresh-\(n)", isValid: true) }
 
@@ -64,7 +54,7 @@ private struct Vault {
 
   func caller(_ n: Int, priority: TaskPriority) -> Spawned<Token> {
     let vault = self.vault
-    events.record("caller \(n) asks for a valid token at priority \(describe(priority))")
+    events.record("caller \(n) asks for a valid token at priority \(show(priority))")
     return executor.spawn("caller \(n)", priority: priority) { try await vault.validToken() }
   }
 
@@ -133,12 +123,12 @@ struct TokenVaultTests {
     let vault = Vault()
     let caller = vault.caller(1, priority: .low)
     try await vault.waitForRefresh(0)
-    let priority = vault.server.priorities.withLock { $0.first }.map(describe) ?? "none"
-    vault.events.record("in flight: the refresh reached the server at priority \(priority)")
+    let priority = vault.server.priorities.withLock { $0.first }
+    vault.events.record("in flight: the refresh reached the server at priority \(show(priority))")
     vault.refresh.succeed(0, with: fresh(1))
     try await vault.finish([caller])
     vault.events.expect(
-      priority, equals: "low",
+      priority, equals: TaskPriority.low,
       "A refresh started by a low-priority prefetch runs at low priority, as `Task { }` inherits it;"
         + " a detached task, or one given a priority of its own, does not")
   }

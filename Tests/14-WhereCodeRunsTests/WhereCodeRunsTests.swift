@@ -43,7 +43,7 @@ private final class FakeDecoder: RowDecoder {
     }
     events.record(
       "decoder.decodeRow(\(row)) called, \(context.onMainActor ? "ON THE MAIN ACTOR" : "off the main actor"),"
-        + " trace id \(show(context.trace)), priority \(describe(context.priority))")
+        + " trace id \(show(context.trace)), priority \(show(context.priority))")
     if let task {
       events.record("the screen's task is cancelled (the user left) while row \(row) decodes")
       task.cancel()
@@ -52,16 +52,6 @@ private final class FakeDecoder: RowDecoder {
   }
 
   static func pixels(_ row: Int) -> [UInt8] { (0..<8).map { UInt8((row * 37 + $0 * 11) % 251) } }
-}
-
-private func describe(_ priority: TaskPriority) -> String {
-  switch priority {
-  case .high: "high"
-  case .medium: "medium"
-  case .low: "low"
-  case .background: "background"
-  default: "\(priority.rawValue)"
-  }
 }
 
 private let sunset = Photo(name: "sunset.jpg", rowCount: 4)
@@ -140,31 +130,6 @@ private struct Scenario {
   var decodedRows: [Int] { decoder.contexts.map(\.row) }
 }
 
-/// A one-way door a task can wait at (on a continuation, which leaves its
-/// priority alone) until the check opens it.
-private final class Latch: Sendable {
-  private let state = Mutex<(isOpen: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-
-  func open() {
-    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-      state.isOpen = true
-      defer { state.waiter = nil }
-      return state.waiter
-    }
-    waiter?.resume()
-  }
-
-  func wait() async {
-    await withCheckedContinuation { continuation in
-      let isOpen = state.withLock { state -> Bool in
-        if !state.isOpen { state.waiter = continuation }
-        return state.isOpen
-      }
-      if isOpen { continuation.resume() }
-    }
-  }
-}
-
 @Suite("14 Where your code runs: decoding a thumbnail", .exercising("decodeThumbnail(of:with:)"))
 struct WhereCodeRunsTests {
   @Test("Opening a photo shows its thumbnail once every row is decoded")
@@ -220,10 +185,10 @@ struct WhereCodeRunsTests {
     try await scenario.events.waitForEvent("row 3 to be decoded") {
       $0.hasPrefix("decoder.decodeRow(3) called")
     }
-    let priorities = scenario.decoder.contexts.map { describe($0.priority) }
+    let priorities = scenario.decoder.contexts.map(\.priority)
     try await scenario.finish(task)
     scenario.events.expect(
-      priorities, equals: Array(repeating: "low", count: 4),
+      priorities, equals: Array(repeating: TaskPriority.low, count: 4),
       "Each row decodes at the screen's task priority (.low); a task of its own has a priority of its own")
   }
 }

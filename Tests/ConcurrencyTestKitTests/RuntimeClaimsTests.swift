@@ -25,12 +25,12 @@ struct RuntimeClaimsTests {
     // Read in a task nobody awaits until it has answered: awaiting it would
     // escalate it, and the tasks it then creates, to the waiter's priority.
     let answer = Mutex<(inherited: TaskPriority, detached: TaskPriority)?>(nil)
-    let answered = WaitableFlag()
+    let answered = Latch()
     Task(priority: .low) {
       let inherited = await Task { Task.currentPriority }.value
       let detached = await Task.detached { Task.currentPriority }.value
       answer.withLock { $0 = (inherited, detached) }
-      answered.raise()
+      answered.open()
     }
     await answered.wait()
     let (inherited, detached) = try #require(answer.withLock { $0 })
@@ -75,7 +75,6 @@ struct RuntimeClaimsTests {
     let events = EventLog()
     let gate = CallGate<Void, Void>("wait", events: events, ignoresCancellation: true)
     let task = Task {
-      await concurrently { () }
       try await gate.call(())
       return await concurrently { Task.isCancelled }
     }
@@ -92,41 +91,17 @@ struct RuntimeClaimsTests {
   @Test("A task awaited by a higher-priority task runs at the waiter's priority from then on (deck 09)")
   @available(macOS 26, *)
   func escalation() async throws {
-    let escalated = WaitableFlag()
+    let escalated = Latch()
     let low = Task(priority: .low) {
       await withTaskPriorityEscalationHandler {
-        if Task.currentPriority >= .high { escalated.raise() }
+        if Task.currentPriority >= .high { escalated.open() }
         await escalated.wait()
       } onPriorityEscalated: { _, _ in
-        escalated.raise()
+        escalated.open()
       }
       return Task.currentPriority
     }
     let high = Task(priority: .high) { await low.value }
     #expect(await high.value == .high)
-  }
-}
-
-/// A one-way flag a task can wait for.
-private final class WaitableFlag: Sendable {
-  private let state = Mutex<(raised: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-
-  func raise() {
-    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-      state.raised = true
-      defer { state.waiter = nil }
-      return state.waiter
-    }
-    waiter?.resume()
-  }
-
-  func wait() async {
-    await withCheckedContinuation { continuation in
-      let raised = state.withLock { state -> Bool in
-        if !state.raised { state.waiter = continuation }
-        return state.raised
-      }
-      if raised { continuation.resume() }
-    }
   }
 }

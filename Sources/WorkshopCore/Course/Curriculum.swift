@@ -57,10 +57,6 @@ public struct Curriculum: Codable, Sendable, Equatable {
     /// defenses behind the rules (the sandbox, the stream's checks, the
     /// run's witness) are each tested on their own.
     public var attacksTheGrader: Bool = false
-    /// Whether the chapter is compiled as a new Xcode 26 app target is
-    /// (default main-actor isolation and Approachable Concurrency; the
-    /// settings themselves are in `Package.swift`), not with SwiftPM's defaults.
-    public var xcodeAppDefaults: Bool = false
 
     public init(
       number: Int, name: String, title: String, summary: String, files: [String],
@@ -85,7 +81,7 @@ public struct Curriculum: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
       case number, name, title, summary, files, hints, starterFails, raceChecked, starterRaces, component
-      case pointsPerCheck, starter, exercises, attacksTheGrader, xcodeAppDefaults
+      case pointsPerCheck, starter, exercises, attacksTheGrader
     }
 
     public init(from decoder: any Decoder) throws {
@@ -105,7 +101,6 @@ public struct Curriculum: Codable, Sendable, Equatable {
         starter: try container.decodeIfPresent([String: String].self, forKey: .starter) ?? [:],
         exercises: try container.decodeIfPresent([Exercise].self, forKey: .exercises) ?? [])
       attacksTheGrader = try container.decodeIfPresent(Bool.self, forKey: .attacksTheGrader) ?? false
-      xcodeAppDefaults = try container.decodeIfPresent(Bool.self, forKey: .xcodeAppDefaults) ?? false
     }
 
     /// The chapter's exercises: those listed, or the chapter itself as one.
