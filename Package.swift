@@ -146,21 +146,25 @@ for chapter in chapters {
 
 // `workshop` grades a learner's checks against broken versions of the
 // component (WORKSHOP_COMPONENT_VARIANTS=SignupForm, in a copy of the course):
-// each `Variants/<id>/` is one version, and `Variants/<id>-checks/` the
-// learner's checks, compiled against it under the component's own name.
+// `Variants/checks/` holds the learner's checks, built once against the
+// component itself; each `Variants/<id>/` is one version, compiled under the
+// component's own module name, so that its objects can stand in for the
+// component's when the runner links the checks again, once per version.
 if let component = environment["WORKSHOP_COMPONENT_VARIANTS"],
   let checks = environment["WORKSHOP_CHECKS_CHAPTER"],
   let ids = try? FileManager.default.contentsOfDirectory(
     atPath: Context.packageDirectory + "/Variants")
 {
-  for id in ids.sorted() where !id.hasSuffix("-checks") && !id.hasPrefix(".") {
-    targets.append(.target(name: "\(component)_\(id)", path: "Variants/\(id)"))
+  targets.append(.target(name: component, path: "Sources/\(component)"))
+  targets.append(
+    .testTarget(
+      name: "\(checks)Tests", dependencies: [.target(name: component), "ConcurrencyTestKit"],
+      path: "Variants/checks"))
+  for id in ids.sorted() where id != "checks" && !id.hasPrefix(".") {
     targets.append(
-      .testTarget(
-        name: "\(checks)_\(id)Tests",
-        dependencies: [.target(name: "\(component)_\(id)"), "ConcurrencyTestKit"],
-        path: "Variants/\(id)-checks",
-        swiftSettings: [.unsafeFlags(["-module-alias", "\(component)=\(component)_\(id)"])]))
+      .target(
+        name: "\(component)_\(id)", path: "Variants/\(id)",
+        swiftSettings: [.unsafeFlags(["-module-name", component])]))
   }
 }
 

@@ -257,7 +257,7 @@ public struct ChapterRebuild: Sendable {
   /// (`swiftc` runs `clang`, which runs the linker); the commands they would
   /// run are asked once (`-###`) and then run directly, which halves the
   /// link's time. When that fails, the planned command runs as it is.
-  private func link(_ arguments: [String]) throws -> Bool {
+  func link(_ arguments: [String]) throws -> Bool {
     let key = Self.cacheKey(arguments)
     if let jobs = Self.expanded.withLock({ $0[key] }) ?? expand(arguments) {
       Self.expanded.withLock { $0[key] = jobs }

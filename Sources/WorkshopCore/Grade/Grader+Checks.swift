@@ -270,14 +270,23 @@ extension Grader {
       let reason = "the versions did not build: \(firstLine(of: "\(error)"))"
       return Dictionary(uniqueKeysWithValues: graded.map { ($0.name, .failure(VariantError(reason))) })
     }
-    let runner = TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox)
+    progress?("Linking your checks with each version of \(component)")
+    let products = copy.link(build, sandbox: sandbox, environment: Self.childEnvironment)
     let jobs = graded.flatMap { variant in (0..<Self.variantRuns).map { (variant, $0) } }
     let done = Mutex(0)
+    let filter = "^" + NSRegularExpression.escapedPattern(for: copy.testModule + ".")
     let results = concurrentMap(jobs, width: 4) {
       (variant, _) -> (String, Result<[String: [String]], VariantError>) in
-      let module = copy.testModule(of: variant)
-      let outcome = runner.run(
-        filter: "^" + NSRegularExpression.escapedPattern(for: module + "."), timeLimit: timeLimit / 2)
+      let product: URL
+      switch products[variant.name] {
+      case .success(let linked)?: product = linked
+      case .failure(let error)?: return (variant.name, .failure(error))
+      case nil: return (variant.name, .failure(VariantError("it was not linked")))
+      }
+      var linked = build
+      linked.product = product
+      let runner = TestRun(build: linked, environment: Self.childEnvironment, sandbox: sandbox)
+      let outcome = runner.run(filter: filter, timeLimit: timeLimit / 2)
       let count = done.withLock { count in
         count += 1
         return count
