@@ -46,13 +46,13 @@ struct UsernameFieldTests {
   @Test("Shows taken for a taken name")
   func showsTaken() async throws {
     let field = UsernameField(
-      service: StubServer(taken: ["ada"]), clock: ContinuousClock(), debounce: .milliseconds(100))
+      service: StubServer(taken: ["ada"]), clock: ContinuousClock(), debounce: .milliseconds(50))
     field.nameDidChange("ada")
     // TODO: Yielding until something changes hopes the scheduler got there.
     for _ in 0..<1000 where field.availability == .checking {
       await Task.yield()
     }
-    try await Task.sleep(for: .milliseconds(200))
+    try await Task.sleep(for: .milliseconds(150))
     #expect(field.availability == .taken)
   }
 

@@ -108,8 +108,32 @@ struct ReportTests {
     #expect(
       text.contains("Progress: 1 of 3 chapters done · 2 of 3 checks pass (the untouched starters pass 3)"))
     #expect(text.contains("Next: chapter 02, Two\n  ✗ Sends one request"))
-    #expect(text.contains("Open Chapters/02-Two/Code.swift, then run `swift run workshop check 02`."))
+    #expect(
+      text.contains(
+        "Open Chapters/02-Two/Code.swift, then run `swift run workshop watch 02`: it grades the chapter again on every save."
+      ))
     #expect(!text.contains("\u{1B}["), "no escape codes without colour")
+  }
+
+  @Test("The table says which chapters were not run again because nothing changed, naming the fewer")
+  func reusedResults() {
+    let reports = (1...3).map { number in
+      ChapterReport(
+        chapter: chapter(number, "C\(number)", fails: []),
+        checks: [CheckResult(id: "a", name: "a", status: .passed)])
+    }
+    #expect(!report.progress(reports).contains("did not run again"))
+    #expect(
+      report.progress(reports, reused: [1, 2, 3]).contains(
+        "Nothing changed since the last grading, so nothing ran again; `swift run workshop check NN` grades a chapter anew."
+      ))
+    #expect(
+      report.progress(reports, reused: [1, 3]).contains(
+        "Graded now: 02; the other chapters are unchanged since their last grading, so they did not run again"
+      ))
+    #expect(
+      report.progress(reports, reused: [3]).contains(
+        "Chapters 03: unchanged since their last grading, so they did not run again"))
   }
 
   @Test("When everything is done, the next step says so")

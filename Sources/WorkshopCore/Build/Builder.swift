@@ -74,7 +74,7 @@ public struct Builder: Sendable {
     let files = Fingerprint.states(workspace: workspace, variant: variant)
     let last = Fingerprint.Record.load(from: recordFile)
     if !force, let last, last.isComplete, last.inputs == files.mapValues(\.hash),
-      (last.runnerTests ?? false) == runnerTests,
+      (last.runnerTests ?? false) == runnerTests, (last.leftOut ?? []) == leftOut.sorted(),
       let product = try? launcher.product(in: debugFolder), last.product == Fingerprint.identity(of: product)
     {
       return Build(product: product, launcher: launcher, brokenChapters: [:], sanitizer: sanitizer)
@@ -96,7 +96,8 @@ public struct Builder: Sendable {
         // the build is a change.
         Fingerprint.Record(
           files: files, product: Fingerprint.identity(of: product), isComplete: broken.isEmpty,
-          plan: ContentHash.of(scratchPath.appendingPathComponent("debug.yaml")), runnerTests: runnerTests
+          plan: ContentHash.of(scratchPath.appendingPathComponent("debug.yaml")), runnerTests: runnerTests,
+          leftOut: leftOut.sorted()
         )
         .save(to: recordFile)
         return Build(product: product, launcher: launcher, brokenChapters: broken, sanitizer: sanitizer)

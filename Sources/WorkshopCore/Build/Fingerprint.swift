@@ -130,6 +130,9 @@ public enum Fingerprint {
     var quickBuilt: [String]?
     /// Whether the build held the runner's own tests (see ``Builder/runnerTests``).
     var runnerTests: Bool?
+    /// The chapters the build left out on purpose (see ``Builder/leftOut``):
+    /// a build without a chapter is no build of it.
+    var leftOut: [Int]?
 
     var inputs: Inputs { files.mapValues(\.hash) }
 

@@ -120,6 +120,8 @@ struct WatchLoop {
     let start = ContinuousClock.now
     defer { lastDuration = ContinuousClock.now - start }
     let code = Whereabouts(workspace: workspace).codeKeys()
+    // What the results are kept for, read before grading (see ``ResultCache``).
+    let inputs = ResultCache(grader).snapshot()
     error = nil
     slowPath = nil
     do {
@@ -133,7 +135,7 @@ struct WatchLoop {
           build = rebuilt
           if checksRebuilt { expected = nil }
         case .compileErrors(let errors):
-          record([ChapterReport(chapter: chapters[0], compileErrors: errors)], code: code)
+          record([ChapterReport(chapter: chapters[0], compileErrors: errors)], code: code, inputs: inputs)
           return
         case .unavailable(let reason):
           slowPath = reason
@@ -146,15 +148,19 @@ struct WatchLoop {
       }
       if expected == nil { expected = try grader.listChecks(build) }
       let graded = try grader.run(chapters, build: build, expected: expected)
-      record(graded, code: code)
+      record(graded, code: code, inputs: inputs)
       self.build = build
     } catch {
       self.error = "\(error)"
     }
   }
 
-  /// Keeps the reports, and what they tell about the learner's progress.
-  private mutating func record(_ graded: [ChapterReport], code: [String: String]) {
+  /// Keeps the reports, for the next save and the progress table, and what
+  /// they tell about the learner's progress.
+  private mutating func record(
+    _ graded: [ChapterReport], code: [String: String], inputs: ResultCache.Snapshot
+  ) {
+    ResultCache(grader).store(graded, gradedFrom: inputs)
     var graded = graded
     if variant == .chapters {
       graded = KnownChecks(workspace: workspace).fill(graded)

@@ -212,17 +212,19 @@ public struct Workshop {
   // MARK: - Subcommands
 
   private func progress(_ workspace: Workspace, _ options: Command.Options) -> Int32 {
-    guard let reports = grade(workspace, options, chapters: nil) else { return ExitCode.failure }
+    guard let (reports, reused) = grade(workspace, options, chapters: nil, reuse: true) else {
+      return ExitCode.failure
+    }
     let report = Report(
       style: style, workspace: workspace, variant: options.solutions ? .solutions : .chapters)
-    console.out(report.progress(reports))
+    console.out(report.progress(reports, reused: reused))
     return ExitCode.success
   }
 
   private func check(_ chapter: Curriculum.Chapter, _ workspace: Workspace, _ options: Command.Options)
     -> Int32
   {
-    guard let reports = grade(workspace, options, chapters: [chapter]), let report = reports.first else {
+    guard let (reports, _) = grade(workspace, options, chapters: [chapter]), let report = reports.first else {
       return ExitCode.failure
     }
     console.out(
@@ -307,9 +309,13 @@ public struct Workshop {
     return nil
   }
 
-  func grade(_ workspace: Workspace, _ options: Command.Options, chapters: [Curriculum.Chapter]?)
-    -> [ChapterReport]?
-  {
+  /// Grades `chapters` (every chapter when nil) and keeps the results
+  /// (see ``ResultCache``). With `reuse`, a chapter whose inputs did not
+  /// change since its kept result is not graded again: its number is in
+  /// `reused`.
+  func grade(
+    _ workspace: Workspace, _ options: Command.Options, chapters: [Curriculum.Chapter]?, reuse: Bool = false
+  ) -> (reports: [ChapterReport], reused: Set<Int>)? {
     if !options.solutions { Starters(workspace: workspace).remember() }
     let code = Whereabouts(workspace: workspace).codeKeys()
     do {
@@ -322,15 +328,24 @@ public struct Workshop {
     let grader = Grader(
       workspace: workspace, variant: options.solutions ? .solutions : .chapters,
       timeLimit: options.timeLimit, progress: console.status)
+    let cache = ResultCache(grader)
+    let inputs = cache.snapshot()
+    var kept: [ChapterReport] = []
+    var stale = chapters ?? workspace.curriculum.chapters
+    if reuse { (kept, stale) = cache.lookUp(stale, in: inputs) }
     do {
-      var reports = try grader.grade(chapters)
+      var reports = stale.isEmpty ? [] : try grader.grade(stale)
+      cache.store(reports, gradedFrom: inputs)
+      reports = workspace.curriculum.chapters.compactMap { chapter in
+        (kept + reports).first { $0.chapter.number == chapter.number }
+      }
       console.clearStatus()
       if grader.sandbox == nil { console.err(style.dim("note: " + Sandbox.unavailableNote)) }
       if !options.solutions {
         reports = KnownChecks(workspace: workspace).fill(reports)
         Whereabouts(workspace: workspace).remember(reports, code: code)
       }
-      return reports
+      return (reports, Set(kept.map(\.chapter.number)))
     } catch {
       console.clearStatus()
       console.err("error: \(error)")

@@ -28,8 +28,8 @@ public struct CheckResult: Sendable, Equatable, Codable {
 }
 
 /// What grading found for one chapter.
-public struct ChapterReport: Sendable {
-  public enum State: String, Sendable {
+public struct ChapterReport: Sendable, Codable {
+  public enum State: String, Sendable, Codable {
     case done = "done"
     case inProgress = "in progress"
     case notStarted = "not started"
@@ -44,7 +44,7 @@ public struct ChapterReport: Sendable {
   }
 
   /// Where a race-checked chapter's ThreadSanitizer pass is.
-  public enum RaceCheck: Sendable, Equatable {
+  public enum RaceCheck: Sendable, Equatable, Codable {
     /// It runs once every check passes.
     case waiting
     /// Every check passed again under ThreadSanitizer, with no report.

@@ -27,7 +27,7 @@ extension Grader {
     let build: Build
     let expected: [ExpectedCheck]
     do {
-      build = try prebuilt ?? raceBuild()
+      build = try prebuilt ?? raceBuild(only: ready.map { reports[$0].chapter })
       expected = try TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox).listChecks()
     } catch {
       let reason = "the ThreadSanitizer build failed: \(firstLine(of: "\(error)"))"

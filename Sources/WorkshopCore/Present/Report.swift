@@ -23,7 +23,9 @@ public struct Report: Sendable {
   // MARK: - Progress (the default command)
 
   /// The progress table, the overall line and what to do next.
-  public func progress(_ reports: [ChapterReport]) -> String {
+  /// The progress table; `reused` are the chapters whose results were
+  /// kept from their last grading, their inputs unchanged since.
+  public func progress(_ reports: [ChapterReport], reused: Set<Int> = []) -> String {
     var lines: [String] = [style.bold(workspace.curriculum.title) + style.dim(" · progress"), ""]
     let titleWidth = max(7, reports.map(\.chapter.title.count).max() ?? 0)
     lines.append(
@@ -42,6 +44,17 @@ public struct Report: Sendable {
     lines.append(
       "Progress: \(done) of \(reports.count) chapters done · \(passed) of \(total) checks pass"
         + style.dim(" (the untouched starters pass \(shipped))"))
+    let kept = reports.filter { reused.contains($0.chapter.number) }.map(\.chapter.paddedNumber)
+    let graded = reports.filter { !reused.contains($0.chapter.number) }.map(\.chapter.paddedNumber)
+    if !kept.isEmpty {
+      let what =
+        graded.isEmpty
+        ? "Nothing changed since the last grading, so nothing ran again"
+        : graded.count <= kept.count
+          ? "Graded now: \(graded.joined(separator: ", ")); the other chapters are unchanged since their last grading, so they did not run again"
+          : "Chapters \(kept.joined(separator: ", ")): unchanged since their last grading, so they did not run again"
+      lines.append(style.dim(what + "; `swift run workshop check NN` grades a chapter anew."))
+    }
     lines.append("")
     lines.append(next(reports))
     return lines.joined(separator: "\n")
@@ -111,7 +124,7 @@ public struct Report: Sendable {
     }
     lines.append(
       "  Open \(style.cyan(workspace.exerciseFiles(chapter, in: variant))), then run "
-        + workshop("check \(chapter.paddedNumber)") + ".")
+        + workshop("watch \(chapter.paddedNumber)") + ": it grades the chapter again on every save.")
     return lines.joined(separator: "\n")
   }
 
