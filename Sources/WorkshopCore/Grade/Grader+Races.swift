@@ -23,7 +23,12 @@ extension Grader {
       }
     }
     guard !ready.isEmpty else { return reports }
-    progress?("Checking for data races")
+    // The plain checks have passed; say so, since the instrumented build
+    // of a chapter takes a while the first time.
+    let names = ready.map { reports[$0].chapter.paddedNumber }.joined(separator: ", ")
+    progress?(
+      "Every check of \(ready.count == 1 ? "chapter" : "chapters") \(names) passes: "
+        + "building \(ready.count == 1 ? "it" : "them") with ThreadSanitizer to check for data races")
     let build: Build
     let expected: [ExpectedCheck]
     do {
