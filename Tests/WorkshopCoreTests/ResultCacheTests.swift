@@ -94,3 +94,20 @@ struct ResultCacheTests {
     #expect(other.lookUp(chapters, in: other.snapshot()).stale.count == 2)
   }
 }
+
+@Suite("The course's own code builds without warnings")
+struct CourseWarningsTests {
+  @Test("The solutions build treats warnings as errors; a learner's build and the race build do not")
+  func warningsAsErrors() throws {
+    let space = try workspace()
+    let flag = "-warnings-as-errors"
+    #expect(
+      Builder(workspace: space, variant: .solutions, environment: [:]).swiftBuildArguments.contains(flag))
+    #expect(
+      !Builder(workspace: space, variant: .chapters, environment: [:]).swiftBuildArguments.contains(flag))
+    #expect(
+      !Builder(workspace: space, variant: .solutions, sanitizer: .thread, environment: [:])
+        .swiftBuildArguments
+        .contains(flag))
+  }
+}

@@ -242,12 +242,7 @@ public struct Builder: Sendable {
         try? FileManager.default.removeItem(at: temporary.appendingPathComponent(item))
       }
     }
-    var arguments = [
-      "build", "--build-tests", "--package-path", workspace.root.path, "--scratch-path", scratchPath.path,
-    ]
-    // Race reports need line numbers; plain builds skip debug info to link faster.
-    arguments += sanitizer.map { ["--sanitize=\($0.rawValue)"] } ?? ["-Xswiftc", "-gnone"]
-    arguments += Self.linkerArguments
+    let arguments = swiftBuildArguments
     let progress = self.progress
     let poll: (String) -> Void = { output in
       guard let progress, let step = Self.buildStep(in: output) else { return }
@@ -260,6 +255,23 @@ public struct Builder: Sendable {
     }
     return try Subprocess.run("swift", arguments, environment: environment, timeout: 30 * 60, poll: poll)
   }
+
+  /// SwiftPM's arguments for this build.
+  var swiftBuildArguments: [String] {
+    var arguments = [
+      "build", "--build-tests", "--package-path", workspace.root.path, "--scratch-path", scratchPath.path,
+    ]
+    // Race reports need line numbers; plain builds skip debug info to link faster.
+    arguments += sanitizer.map { ["--sanitize=\($0.rawValue)"] } ?? ["-Xswiftc", "-gnone"]
+    // The course's own code (the solutions, the kit, the runner and every
+    // check) has no warnings: its build fails on a new one, so `verify`
+    // does. A learner's chapters may warn; their builds do not fail on it.
+    if variant == .solutions, sanitizer == nil { arguments += Self.courseCodeArguments }
+    return arguments + Self.linkerArguments
+  }
+
+  /// What the course's own build adds: warnings are errors.
+  static let courseCodeArguments = ["-Xswiftc", "-warnings-as-errors"]
 
   /// The linker every build of the runner's links with, so that the quick
   /// rebuild (``ChapterRebuild``), which runs the links SwiftPM planned,
