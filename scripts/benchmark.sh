@@ -77,7 +77,7 @@ SWIFT
 (cd "$anchor" && swift build --build-tests > /dev/null 2>&1 && swift test > /dev/null 2>&1)
 anchor_times=()
 for i in $(seq "$runs"); do
-  sed -i "s|// edit: [0-9]*|// edit: $i|; s|filter { \$0.contains(query) }|filter { \$0.contains(query) && true }|" \
+  sed -i "s|// edit: [0-9]*|// edit: $i|; s|filter { \$0.contains(query) }|filter { \$0.contains(query) \&\& true }|" \
     "$anchor/Sources/Exercise/Exercise.swift"
   start=$(now)
   (cd "$anchor" && swift test > "$work/anchor.txt" 2>&1)
