@@ -70,14 +70,10 @@ public struct Builder: Sendable {
   /// did not (two saves in one second, a copy that kept the old date) is
   /// rebuilt from scratch, since SwiftPM would take it for unchanged.
   public func build(force: Bool = false) throws -> Build {
-    let launcher = try TestLauncher.platform.get()
     let files = Fingerprint.states(workspace: workspace, variant: variant)
     let last = Fingerprint.Record.load(from: recordFile)
-    if !force, let last, last.isComplete, last.inputs == files.mapValues(\.hash),
-      (last.runnerTests ?? false) == runnerTests, (last.leftOut ?? []) == leftOut.sorted(),
-      let product = try? launcher.product(in: debugFolder), last.product == Fingerprint.identity(of: product)
-    {
-      return Build(product: product, launcher: launcher, brokenChapters: [:], sanitizer: sanitizer)
+    if !force, let reused = lastCompleteBuild(ifBuiltFrom: files) {
+      return reused
     }
     invalidate(
       modules: Set(
@@ -88,6 +84,7 @@ public struct Builder: Sendable {
       ).union(last?.quickBuilt ?? []))
 
     var broken = precheck()
+    let launcher = try TestLauncher.platform.get()
     while true {
       let outcome = try swiftBuild(skipping: Set(broken.keys))
       if outcome.succeeded {
@@ -105,6 +102,19 @@ public struct Builder: Sendable {
       let newlyBroken = try attribute(outcome, alreadyBroken: broken)
       broken.merge(newlyBroken) { old, _ in old }
     }
+  }
+
+  /// The last complete build, when it is still this build's: built with the
+  /// same settings, its product untouched since, and, when `files` are given,
+  /// from inputs with exactly their content.
+  func lastCompleteBuild(ifBuiltFrom files: [String: Fingerprint.FileState]? = nil) -> Build? {
+    guard let launcher = try? TestLauncher.platform.get(),
+      let last = Fingerprint.Record.load(from: recordFile),
+      last.isComplete, files.map({ last.inputs == $0.mapValues(\.hash) }) ?? true,
+      (last.runnerTests ?? false) == runnerTests, (last.leftOut ?? []) == leftOut.sorted(),
+      let product = try? launcher.product(in: debugFolder), last.product == Fingerprint.identity(of: product)
+    else { return nil }
+    return Build(product: product, launcher: launcher, brokenChapters: [:], sanitizer: sanitizer)
   }
 
   // MARK: - One chapter's problems stay in that chapter

@@ -334,7 +334,12 @@ public struct Workshop {
     var stale = chapters ?? workspace.curriculum.chapters
     if reuse { (kept, stale) = cache.lookUp(stale, in: inputs) }
     do {
-      var reports = stale.isEmpty ? [] : try grader.grade(stale)
+      var reports: [ChapterReport] = []
+      if stale.count == 1, let quick = try grader.gradeQuickly(stale[0]) {
+        reports = quick
+      } else if !stale.isEmpty {
+        reports = try grader.grade(stale)
+      }
       cache.store(reports, gradedFrom: inputs)
       reports = workspace.curriculum.chapters.compactMap { chapter in
         (kept + reports).first { $0.chapter.number == chapter.number }

@@ -120,11 +120,40 @@ public struct Grader: Sendable {
 
   /// Builds the variant with its checks (see ``Builder``).
   public func build(force: Bool = false) throws -> Build {
+    try builder.build(force: force)
+  }
+
+  /// The builder of this grader's plain builds.
+  private var builder: Builder {
     var builder = Builder(
       workspace: workspace, variant: variant, environment: Self.childEnvironment, progress: progress)
     builder.runnerTests = runnerTests
     builder.sandbox = buildSandbox
-    return try builder.build(force: force)
+    return builder
+  }
+
+  /// Grades one chapter whose files alone changed since the last complete
+  /// build without starting SwiftPM, as `watch` does after a save (see
+  /// ``ChapterRebuild``): the same compiler and linker jobs SwiftPM planned,
+  /// so the same verdict. Nil when that path does not apply (anything else
+  /// changed, a chapter whose checks the learner writes, no build yet): the
+  /// caller grades as usual.
+  public func gradeQuickly(_ chapter: Curriculum.Chapter) throws -> [ChapterReport]? {
+    let builder = self.builder
+    let files = Fingerprint.states(workspace: workspace, variant: variant)
+    // Nothing changed: the last build as it is, as ``build(force:)`` would.
+    if let unchanged = builder.lastCompleteBuild(ifBuiltFrom: files) {
+      return try run([chapter], build: unchanged)
+    }
+    guard let last = builder.lastCompleteBuild() else { return nil }
+    let rebuild = ChapterRebuild(
+      workspace: workspace, variant: variant, environment: Self.childEnvironment, sandbox: buildSandbox)
+    progress?("Compiling chapter \(chapter.paddedNumber)")
+    switch rebuild.rebuild(chapter, after: last) {
+    case .built(let build, _): return try run([chapter], build: build)
+    case .compileErrors(let errors): return [ChapterReport(chapter: chapter, compileErrors: errors)]
+    case .unavailable: return nil
+    }
   }
 
   /// Builds, with ThreadSanitizer, the chapters `curriculum.json` marks
