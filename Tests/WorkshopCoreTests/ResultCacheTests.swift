@@ -111,3 +111,23 @@ struct CourseWarningsTests {
         .contains(flag))
   }
 }
+
+@Suite("The progress table's kept results, against code that writes them")
+struct ResultCacheTamperTests {
+  @Test("Results written to the file by anything else while grading ran are dropped, not kept")
+  func writtenMeanwhile() throws {
+    let space = try workspace()
+    let cache = ResultCache(Grader(workspace: space, variant: .chapters, isolation: .none))
+    let chapters = space.curriculum.chapters
+    cache.store(chapters.map(passing), gradedFrom: cache.snapshot())
+    let before = cache.snapshot()
+    // Code under test, unsandboxed, rewrites the file while chapter 01 is graded.
+    var text = try String(contentsOf: cache.file, encoding: .utf8)
+    text += " "
+    try text.write(to: cache.file, atomically: true, encoding: .utf8)
+    cache.store([passing(chapters[0])], gradedFrom: before)
+    let after = cache.lookUp(chapters, in: cache.snapshot())
+    #expect(after.reused.map(\.chapter.number) == [1])
+    #expect(after.stale.map(\.number) == [2])
+  }
+}

@@ -295,11 +295,13 @@ extension Grader {
       if outcome.timedOut {
         return (variant.name, .success(["(time limit)": ["a check of yours never finished"]]))
       }
-      if let cause = outcome.cause, !outcome.isComplete {
-        return (variant.name, .success(["(crash)": ["a check of yours crashed: \(cause)"]]))
-      }
+      // A product that never started a check (it could not start) caught
+      // nothing: that is no result, whatever ended it.
       guard !outcome.summary.started.isEmpty else {
         return (variant.name, .failure(VariantError("no check ran against it")))
+      }
+      if let cause = outcome.cause, !outcome.isComplete {
+        return (variant.name, .success(["(crash)": ["a check of yours crashed: \(cause)"]]))
       }
       var failures: [String: [String]] = [:]
       for id in outcome.summary.started {

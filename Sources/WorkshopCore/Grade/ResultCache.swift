@@ -38,7 +38,7 @@ public struct ResultCache: Sendable {
   }
 
   /// One kept result and what it was graded from.
-  struct Entry: Codable {
+  struct Entry: Codable, Sendable {
     var key: String
     var report: ChapterReport
   }
@@ -55,7 +55,7 @@ public struct ResultCache: Sendable {
   public func lookUp(_ chapters: [Curriculum.Chapter], in inputs: Snapshot) -> (
     reused: [ChapterReport], stale: [Curriculum.Chapter]
   ) {
-    let kept = load()
+    let kept = inputs.entries
     var reused: [ChapterReport] = []
     var stale: [Curriculum.Chapter] = []
     for chapter in chapters {
@@ -74,12 +74,19 @@ public struct ResultCache: Sendable {
   /// description), keyed by what they were graded from.
   ///
   /// - Parameter inputs: the course and the chapters' files as read before
-  ///   grading started (``snapshot()``): an edit saved while grading ran is
-  ///   a change, and its chapter is graded again next time.
+  ///   grading started (``snapshot()``). A chapter whose inputs changed
+  ///   while it was graded (a save meanwhile) is not kept: which version the
+  ///   build read is unknown. The file is written from the results read then,
+  ///   never read again: without a sandbox, code under test runs with the
+  ///   learner's permissions while it is graded, and whatever it wrote there
+  ///   meanwhile is dropped with everything else in the file.
   public func store(_ reports: [ChapterReport], gradedFrom inputs: Snapshot) {
-    var kept = load()
+    let now = snapshot()
+    var kept = now.file == inputs.file ? inputs.entries : [:]
     for report in reports {
-      if Self.isFact(report), let key = inputs.keys[report.chapter.folder] {
+      if Self.isFact(report), let key = inputs.keys[report.chapter.folder],
+        now.keys[report.chapter.folder] == key
+      {
         kept[report.chapter.folder] = Entry(key: key, report: report)
       } else {
         kept[report.chapter.folder] = nil
@@ -88,17 +95,24 @@ public struct ResultCache: Sendable {
     save(kept)
   }
 
-  /// What each chapter's result depends on, read now.
+  /// What each chapter's result depends on, and the kept results, read now.
   public struct Snapshot: Sendable {
     var keys: [String: String]
+    /// The kept results as read, and the hash of their file.
+    var entries: [String: Entry]
+    var file: String
   }
 
-  /// Reads what every chapter's result depends on, before grading.
+  /// Reads what every chapter's result depends on, and the kept results,
+  /// before grading.
   public func snapshot() -> Snapshot {
     let common = commonKey()
+    let data = (try? Data(contentsOf: file)) ?? Data()
     return Snapshot(
       keys: Dictionary(
-        uniqueKeysWithValues: workspace.curriculum.chapters.map { ($0.folder, key(of: $0, common: common)) }))
+        uniqueKeysWithValues: workspace.curriculum.chapters.map { ($0.folder, key(of: $0, common: common)) }),
+      entries: (try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:],
+      file: ContentHash.of(data))
   }
 
   /// Whether a report is a fact of the code, the same every run.
@@ -150,13 +164,6 @@ public struct ResultCache: Sendable {
   }
 
   // MARK: - The file
-
-  private func load() -> [String: Entry] {
-    guard let data = try? Data(contentsOf: file),
-      let entries = try? JSONDecoder().decode([String: Entry].self, from: data)
-    else { return [:] }
-    return entries
-  }
 
   private func save(_ entries: [String: Entry]) {
     guard let data = try? JSONEncoder().encode(entries) else { return }

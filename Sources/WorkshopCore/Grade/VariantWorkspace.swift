@@ -95,6 +95,22 @@ struct VariantWorkspace {
     URL, VariantError
   >] {
     let scratch = workspace.scratchPath(for: .chapters)
+    // SwiftPM's lock on the folder, as ``ChapterRebuild`` takes it: another
+    // grading of the versions (a `watch` beside a table) neither rewrites
+    // the objects nor links the same products meanwhile.
+    let linked = SwiftPMLock.withLock(onScratch: scratch) {
+      link(build, in: scratch, sandbox: sandbox, environment: environment)
+    }
+    return linked
+      ?? ids.mapValues { _ in
+        .failure(VariantError("another grading of the versions is running in this copy"))
+      }
+  }
+
+  /// ``link(_:sandbox:environment:)``, holding SwiftPM's lock on `scratch`.
+  private func link(_ build: Build, in scratch: URL, sandbox: Sandbox?, environment: [String: String])
+    -> [String: Result<URL, VariantError>]
+  {
     let component = chapter.component!
     let plan = (try? String(contentsOf: scratch.appendingPathComponent("debug.yaml"), encoding: .utf8)) ?? ""
     func module(_ name: String) -> ChapterRebuild.PlannedCommand? {
