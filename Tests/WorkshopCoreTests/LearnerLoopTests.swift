@@ -242,6 +242,36 @@ struct LearnerLoopTests {
 extension LearnerLoopTests {
   @Suite("Rebuilding one edited chapter without SwiftPM")
   struct ChapterRebuildTests {
+    @Test("check grades one edited chapter without SwiftPM, with the verdict SwiftPM's build gives")
+    func checkTakesTheQuickPath() throws {
+      let workspace = try learnerCopy()
+      let grader = Grader(workspace: workspace, variant: .chapters, timeLimit: 10)
+      _ = try grader.build()
+      let adder = try #require(workspace.curriculum.chapters.first)
+      // Nothing changed: the last build as it is.
+      let untouched = try #require(try grader.gradeQuickly(adder)?.first)
+      #expect(untouched.state == .notStarted, "\(untouched.checks)")
+
+      // The chapter's file edited: rebuilt from the plan, the same verdict as SwiftPM's.
+      try write(solvedAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
+      let quick = try #require(try grader.gradeQuickly(adder)?.first)
+      #expect(quick.state == .done, "\(quick.checks)")
+      let full = try #require(try grader.run([adder], build: grader.build(force: true)).first)
+      #expect(quick.signature == full.signature)
+
+      // A compile error: reported for the chapter, at the learner's line.
+      try write(brokenAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
+      let broken = try #require(try grader.gradeQuickly(adder)?.first)
+      #expect(broken.compileErrors.first?.hasPrefix("Chapters/01-Adder/Adder.swift:1:") == true)
+
+      // A check edited too: the quick path steps aside for SwiftPM.
+      try write(solvedAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
+      let checks = workspace.url("Tests/01-AdderTests/AdderTests.swift")
+      try (String(contentsOf: checks, encoding: .utf8) + "\n// edited\n").write(
+        to: checks, atomically: true, encoding: .utf8)
+      #expect(try grader.gradeQuickly(adder) == nil)
+    }
+
     @Test("An edit inside a chapter is rebuilt from the build plan; a new file or an edited check is not")
     func quickPathAndItsLimits() throws {
       let workspace = try learnerCopy()
