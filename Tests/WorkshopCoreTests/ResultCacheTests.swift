@@ -25,6 +25,16 @@ private func workspace() throws -> Workspace {
   return Workspace(root: root, curriculum: Curriculum(title: "T", chapters: chapters))
 }
 
+/// A workshop of two chapters, the cache of an unsandboxed grader of it, and
+/// both chapters' passing results kept.
+private func keptResults() throws -> (Workspace, ResultCache, [Curriculum.Chapter]) {
+  let space = try workspace()
+  let cache = ResultCache(Grader(workspace: space, variant: .chapters, isolation: .none))
+  let chapters = space.curriculum.chapters
+  cache.store(chapters.map(passing), gradedFrom: cache.snapshot())
+  return (space, cache, chapters)
+}
+
 private func passing(_ chapter: Curriculum.Chapter) -> ChapterReport {
   ChapterReport(chapter: chapter, checks: [CheckResult(id: "M.a()", name: "A check", status: .passed)])
 }
@@ -33,10 +43,7 @@ private func passing(_ chapter: Curriculum.Chapter) -> ChapterReport {
 struct ResultCacheTests {
   @Test("A chapter is graded again when its own files change, and only that chapter")
   func chapterChange() throws {
-    let space = try workspace()
-    let cache = ResultCache(Grader(workspace: space, variant: .chapters, isolation: .none))
-    let chapters = space.curriculum.chapters
-    cache.store(chapters.map(passing), gradedFrom: cache.snapshot())
+    let (space, cache, chapters) = try keptResults()
     let (kept, stale) = cache.lookUp(chapters, in: cache.snapshot())
     #expect(kept.map(\.chapter.number) == [1, 2])
     #expect(stale.isEmpty)
@@ -49,10 +56,7 @@ struct ResultCacheTests {
 
   @Test("Every chapter is graded again when the course's checks, kit or manifest change")
   func courseChange() throws {
-    let space = try workspace()
-    let cache = ResultCache(Grader(workspace: space, variant: .chapters, isolation: .none))
-    let chapters = space.curriculum.chapters
-    cache.store(chapters.map(passing), gradedFrom: cache.snapshot())
+    let (space, cache, chapters) = try keptResults()
     for (path, text) in [
       ("Tests/01-Chapter1Tests/T.swift", "// new checks\n"), ("Sources/Kit/K.swift", "// new kit\n"),
       ("Package.swift", "// new manifest\n"),
@@ -116,10 +120,7 @@ struct CourseWarningsTests {
 struct ResultCacheTamperTests {
   @Test("Results written to the file by anything else while grading ran are dropped, not kept")
   func writtenMeanwhile() throws {
-    let space = try workspace()
-    let cache = ResultCache(Grader(workspace: space, variant: .chapters, isolation: .none))
-    let chapters = space.curriculum.chapters
-    cache.store(chapters.map(passing), gradedFrom: cache.snapshot())
+    let (_, cache, chapters) = try keptResults()
     let before = cache.snapshot()
     // Code under test, unsandboxed, rewrites the file while chapter 01 is graded.
     var text = try String(contentsOf: cache.file, encoding: .utf8)
