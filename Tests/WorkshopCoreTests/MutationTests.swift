@@ -51,4 +51,31 @@ struct MutationTests {
       try Mutation.parse("# n\nkind: wrong\n--- A.swift\n<<<<<<< find\nx\n", name: "n")
     }
   }
+
+  @Test("Fixes that keep the solution's declarations are graded first, the others grouped by theirs")
+  func buildOrderGroupsByDeclarations() throws {
+    let solution = [
+      "M.swift": "final class M {\n  var count = 0\n  func bump() {\n    count += 1\n  }\n}\n"
+    ]
+    func fix(_ name: String, _ kind: String, _ find: String, _ replace: String) throws -> Mutation {
+      try Mutation.parse(
+        "# \(name)\nkind: \(kind)\n--- M.swift\n<<<<<<< find\n\(find)\n=======\n\(replace)\n>>>>>>> replace\n",
+        name: name)
+    }
+    // A body change keeps the declarations; a stored property or a helper does not.
+    let flagWrong = try fix("flag-wrong", "wrong", "  var count = 0", "  var count = 0\n  var flag = false")
+    let bodyWrong = try fix("body-wrong", "wrong", "    count += 1", "    count += 2")
+    let helperRight = try fix(
+      "helper-right", "right", "  func bump() {", "  private func one() -> Int { 1 }\n  func bump() {")
+    let flagRight = try fix("flag-right", "right", "  var count = 0", "  var count = 0\n  var flag = false")
+    let bodyRight = try fix("body-right", "right", "    count += 1", "    count = count + 1")
+    let order = Verifier.buildOrder(
+      [flagWrong, bodyWrong, helperRight, flagRight, bodyRight], solution: solution)
+    #expect(
+      order.map(\.name) == ["body-right", "body-wrong", "flag-right", "flag-wrong", "helper-right"])
+    #expect(
+      Verifier.declarations(of: try bodyWrong.apply(to: solution)) == Verifier.declarations(of: solution))
+    #expect(
+      Verifier.declarations(of: try flagWrong.apply(to: solution)) != Verifier.declarations(of: solution))
+  }
 }
