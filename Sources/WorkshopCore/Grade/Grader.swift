@@ -83,6 +83,9 @@ public struct Grader: Sendable {
   public var progress: (@Sendable (String) -> Void)?
   /// Whether builds hold the runner's own tests (`verify` runs them).
   public var runnerTests = false
+  /// Chapters this grader's builds leave out (`verify` grades the course's
+  /// fixes in two copies side by side, each building its own chapters).
+  public var leftOut: Set<Int> = []
 
   public init(
     workspace: Workspace, variant: Variant, timeLimit: Double = Grader.defaultTimeLimit,
@@ -126,7 +129,8 @@ public struct Grader: Sendable {
   /// The builder of this grader's plain builds.
   private var builder: Builder {
     var builder = Builder(
-      workspace: workspace, variant: variant, environment: Self.childEnvironment, progress: progress)
+      workspace: workspace, variant: variant, leftOut: leftOut, environment: Self.childEnvironment,
+      progress: progress)
     builder.runnerTests = runnerTests
     builder.sandbox = buildSandbox
     return builder
@@ -168,7 +172,8 @@ public struct Grader: Sendable {
     let wanted = chapters.map { Set($0.map(\.number)) }
     let leftOut = Set(
       workspace.curriculum.chapters.filter { !$0.raceChecked || wanted?.contains($0.number) == false }
-        .map(\.number))
+        .map(\.number)
+    ).union(self.leftOut)
     var builder = Builder(
       workspace: workspace, variant: variant, sanitizer: .thread, leftOut: leftOut,
       environment: Self.childEnvironment, progress: progress)

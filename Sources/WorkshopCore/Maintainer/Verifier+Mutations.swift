@@ -53,19 +53,73 @@ extension Verifier {
         tally.item(false, "\(chapter.paddedNumber) \(chapter.title): mutations", [error.description])
       }
     }
-    let copy: GradingCopy
+    // Two copies side by side: the race-checked chapters in one, the others
+    // in the other. A round's build keeps both cores busy; its checks, its
+    // ThreadSanitizer pass and chapter 13's versions mostly wait (on gates,
+    // on hang guards, on processes starting), and the other copy's build
+    // fills that time. Each copy builds only its own chapters.
+    let lanes = Self.lanes(chapters)
+    var copies: [GradingCopy] = []
     do {
-      copy = try mutationWorkspace(chapters: chapters)
+      for (index, lane) in lanes.enumerated() {
+        copies.append(try mutationWorkspace(chapters: lane, folder: Self.mutationsCopy(index)))
+      }
     } catch {
       tally.item(false, "a copy of the course to apply fixes in", ["\(error)"])
       return []
     }
-    let grader = Grader(workspace: copy.copy, variant: .chapters, timeLimit: timeLimit, progress: progress)
-    let rounds = lists.values.map(\.count).max() ?? 0
+    let (timeLimit, progress, repeatCount, all, ordered) = (
+      self.timeLimit, self.progress, self.repeatCount, workspace.curriculum.chapters, lists
+    )
+    let laneResults = concurrentMap(Array(zip(lanes, copies)), width: lanes.count) { lane, copy in
+      var grader = Grader(workspace: copy.copy, variant: .chapters, timeLimit: timeLimit, progress: progress)
+      grader.leftOut = Set(all.map(\.number)).subtracting(lane.map(\.number))
+      let label =
+        lanes.count == 1 ? "Fixes" : "Fixes of chapters \(lane.map(\.paddedNumber).joined(separator: ", "))"
+      return Self.gradeFixes(
+        lane, lists: ordered, in: copy, grader: grader, label: label, repeatCount: repeatCount,
+        progress: progress)
+    }
+    var results: [Int: [(Mutation, Outcome)]] = [:]
+    var varying: [Int: [String]] = [:]
+    for lane in laneResults {
+      results.merge(lane.results) { $0 + $1 }
+      varying.merge(lane.varying) { $0 + $1 }
+    }
+    report(results, blindSpots: blindSpots, varying: varying, chapters: chapters, tally)
+    return results.values.flatMap { $0 }.compactMap { mutation, outcome in
+      guard mutation.kind == .wrong, case .graded(let report) = outcome else { return nil }
+      return report
+    }
+  }
+
+  /// What grading one copy's fixes gave, by chapter number.
+  struct FixResults: Sendable {
+    var results: [Int: [(Mutation, Outcome)]]
+    var varying: [Int: [String]]
+  }
+
+  /// The chapters graded side by side, each group in a copy of its own: the
+  /// race-checked chapters, and the others.
+  static func lanes(_ chapters: [Curriculum.Chapter]) -> [[Curriculum.Chapter]] {
+    [chapters.filter { !$0.raceChecked }, chapters.filter(\.raceChecked)].filter { !$0.isEmpty }
+  }
+
+  /// Where the copy for lane `index` is kept, relative to the course's root.
+  static func mutationsCopy(_ index: Int) -> String {
+    index == 0 ? ".build/workshop-mutations" : ".build/workshop-mutations-\(index + 1)"
+  }
+
+  /// Grades `chapters`' fixes in `copy`, one fix per chapter a round.
+  static func gradeFixes(
+    _ chapters: [Curriculum.Chapter], lists: [Int: [Mutation]], in copy: GradingCopy, grader: Grader,
+    label: String, repeatCount: Int, progress: (@Sendable (String) -> Void)?
+  ) -> FixResults {
+    let rounds = chapters.compactMap { lists[$0.number]?.count }.max() ?? 0
     var results: [Int: [(Mutation, Outcome)]] = [:]
     var varying: [Int: [String]] = [:]
     for round in 0..<rounds {
-      progress?("Fixes, round \(round + 1) of \(rounds)")
+      progress?("\(label), round \(round + 1) of \(rounds)")
       var graded: [Curriculum.Chapter] = []
       for chapter in chapters {
         guard let list = lists[chapter.number], round < list.count else {
@@ -76,15 +130,15 @@ extension Verifier {
           if case .graded(let report)? = results[chapter.number]?.last?.1, report.compileErrors.isEmpty {
             continue
           }
-          try? place(solutionOf: chapter, in: copy, applying: nil)
+          try? Self.place(solutionOf: chapter, in: copy, applying: nil)
           continue
         }
         do {
-          try place(solutionOf: chapter, in: copy, applying: list[round])
+          try Self.place(solutionOf: chapter, in: copy, applying: list[round])
           graded.append(chapter)
         } catch {
           results[chapter.number, default: []].append((list[round], .unusable("cannot be applied: \(error)")))
-          try? place(solutionOf: chapter, in: copy, applying: nil)
+          try? Self.place(solutionOf: chapter, in: copy, applying: nil)
         }
       }
       guard !graded.isEmpty else { continue }
@@ -93,7 +147,8 @@ extension Verifier {
         // must be caught (or accepted) the same way every time.
         let build = try grader.build()
         let runs = try repeatedRuns(
-          grader, graded, build: build, label: "fixes, round \(round + 1) of \(rounds)")
+          grader, graded, build: build, label: "\(label.lowercased()), round \(round + 1) of \(rounds)",
+          repeatCount: repeatCount, progress: progress)
         for (index, report) in runs[0].enumerated() {
           let mutation = lists[report.chapter.number]![round]
           // What must not change is the verdict: caught or not, accepted or
@@ -125,13 +180,9 @@ extension Verifier {
       }
     }
     for chapter in chapters {
-      try? place(solutionOf: chapter, in: copy, applying: nil)
+      try? Self.place(solutionOf: chapter, in: copy, applying: nil)
     }
-    report(results, blindSpots: blindSpots, varying: varying, chapters: chapters, tally)
-    return results.values.flatMap { $0 }.compactMap { mutation, outcome in
-      guard mutation.kind == .wrong, case .graded(let report) = outcome else { return nil }
-      return report
-    }
+    return FixResults(results: results, varying: varying)
   }
 
   /// A fix's verdict, which must be the same in every run: whether it
@@ -285,17 +336,21 @@ extension Verifier {
   /// A copy of the course's checks and kit under `.build`, kept between
   /// runs so that each round rebuilds only the chapters that changed, with
   /// every chapter's solution in place.
-  func mutationWorkspace(chapters: [Curriculum.Chapter]) throws -> GradingCopy {
-    let copy = try GradingCopy(of: workspace, at: workspace.url(".build/workshop-mutations"))
+  func mutationWorkspace(chapters: [Curriculum.Chapter], folder: String = mutationsCopy(0)) throws
+    -> GradingCopy
+  {
+    let copy = try GradingCopy(of: workspace, at: workspace.url(folder))
     for chapter in workspace.curriculum.chapters {
-      try place(solutionOf: chapter, in: copy, applying: nil)
+      try Self.place(solutionOf: chapter, in: copy, applying: nil)
     }
     return copy
   }
 
   /// Writes the chapter's solution, with `mutation` applied, as the copy's
   /// chapter; a file is written only when its content changes.
-  func place(solutionOf chapter: Curriculum.Chapter, in copy: GradingCopy, applying mutation: Mutation?)
+  static func place(
+    solutionOf chapter: Curriculum.Chapter, in copy: GradingCopy, applying mutation: Mutation?
+  )
     throws
   {
     var sources = try copy.solution(of: chapter)

@@ -284,6 +284,15 @@ public struct Verifier {
   func repeatedRuns(
     _ grader: Grader, _ chapters: [Curriculum.Chapter], build: Build, label: String
   ) throws -> [[ChapterReport]] {
+    try Self.repeatedRuns(
+      grader, chapters, build: build, label: label, repeatCount: repeatCount, progress: progress)
+  }
+
+  /// ``repeatedRuns(_:_:build:label:)`` with what it needs from the verifier given.
+  static func repeatedRuns(
+    _ grader: Grader, _ chapters: [Curriculum.Chapter], build: Build, label: String, repeatCount: Int,
+    progress: (@Sendable (String) -> Void)?
+  ) throws -> [[ChapterReport]] {
     progress?("Run 1 of \(repeatCount) (\(label))")
     let first = try grader.run(chapters, build: build)
     guard repeatCount > 1 else { return [first] }
@@ -295,7 +304,6 @@ public struct Verifier {
     }
     let raceBuild = sanitized ? try grader.raceBuild() : nil
     let done = Mutex(1)
-    let (progress, repeatCount) = (self.progress, self.repeatCount)
     let rest = concurrentMap(Array(1..<repeatCount), width: Self.parallelRuns) { _ in
       let result = Result { try grader.run(chapters, build: build, raceBuild: raceBuild) }
       let count = done.withLock { count in
