@@ -1,10 +1,37 @@
 import Foundation
+import Synchronization
 
 extension Verifier {
-  /// Runs the test kit's and the runner's own tests from the solutions
-  /// build, one item per test; a test that skips itself is said with its
-  /// reason and counts neither way.
-  func runToolingTests(_ tally: Tally) {
+  /// What running the tooling's tests gave: per test module, its report;
+  /// or why they could not run.
+  typealias ToolingReports = Result<[(module: String, report: ChapterReport)], GradingError>
+
+  /// Starts the test kit's and the runner's own tests from the solutions
+  /// build on a thread of their own, and returns how to wait for them.
+  ///
+  /// They run while the fixes are graded: most of their time is waiting
+  /// (sandboxes that must outlive a grace period, processes being stopped),
+  /// time the fixes' builds use.
+  static func startToolingTests(
+    workspace: Workspace, progress: (@Sendable (String) -> Void)?
+  ) -> @Sendable () -> ToolingReports {
+    let outcome = Mutex<ToolingReports?>(nil)
+    let done = DispatchGroup()
+    done.enter()
+    Thread.detachNewThread {
+      defer { done.leave() }
+      let reports = toolingReports(workspace: workspace, progress: progress)
+      outcome.withLock { $0 = reports }
+    }
+    return {
+      done.wait()
+      return outcome.withLock { $0 } ?? .failure(GradingError(description: "the tooling's tests did not run"))
+    }
+  }
+
+  /// Runs the test kit's and the runner's own tests from the solutions build.
+  static func toolingReports(workspace: Workspace, progress: (@Sendable (String) -> Void)?) -> ToolingReports
+  {
     // The tooling's tests build packages and start sandboxes of their own:
     // they are the course's code, not a learner's, and run unsandboxed.
     var grader = Grader(
@@ -16,16 +43,33 @@ extension Verifier {
       build = try grader.build()
       expected = try TestRun(build: build, environment: Grader.childEnvironment, sandbox: nil).listChecks()
     } catch {
-      tally.item(false, "the tooling build", ["\(error)"])
+      return .failure(GradingError(description: "\(error)"))
+    }
+    return .success(
+      toolingTestModules.map { module in
+        let pseudoChapter = Curriculum.Chapter(
+          number: 0, name: String(module.dropLast("Tests".count)), title: module, summary: "", files: [],
+          hints: [], starterFails: [])
+        progress?("Running \(module)")
+        return (
+          module,
+          grader.grade(
+            pseudoChapter, expecting: expected.filter { $0.id.hasPrefix(module + ".") }, build: build)
+        )
+      })
+  }
+
+  /// Counts the tooling's tests, one item per test; a test that skips
+  /// itself is said with its reason and counts neither way.
+  func reportToolingTests(_ tally: Tally, _ reports: ToolingReports) {
+    let modules: [(module: String, report: ChapterReport)]
+    switch reports {
+    case .success(let all): modules = all
+    case .failure(let error):
+      tally.item(false, "the tooling build", [error.description])
       return
     }
-    for module in Self.toolingTestModules {
-      let pseudoChapter = Curriculum.Chapter(
-        number: 0, name: String(module.dropLast("Tests".count)), title: module, summary: "", files: [],
-        hints: [], starterFails: [])
-      progress?("Running \(module)")
-      let report = grader.grade(
-        pseudoChapter, expecting: expected.filter { $0.id.hasPrefix(module + ".") }, build: build)
+    for (module, report) in modules {
       if report.checks.isEmpty {
         tally.item(false, "\(module): no tests ran", problems(of: report))
       }

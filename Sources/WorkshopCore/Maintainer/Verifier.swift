@@ -152,7 +152,9 @@ public struct Verifier {
       }
     }
 
-    // 4. The checks against the course's own wrong and right fixes.
+    // 4. The checks against the course's own wrong and right fixes, with
+    // the tooling's tests (6) running beside them.
+    let tooling = Self.startToolingTests(workspace: workspace, progress: progress)
     write("")
     write(style.bold("Wrong fixes fail, right fixes pass"))
     let wrongFixes = checkMutations(tally, chapters: workspace.curriculum.chapters)
@@ -183,7 +185,7 @@ public struct Verifier {
     // 6. Tooling.
     write("")
     write(style.bold("Test kit and runner tests"))
-    runToolingTests(tally)
+    reportToolingTests(tally, tooling())
 
     write("")
     let line = "\(tally.passed) passed, \(tally.failed) failed"
