@@ -23,12 +23,17 @@ extension Verifier {
     }
   }
 
-  /// Grades every mutation of `chapters` in a copy of the course, one
-  /// mutation per chapter at a time, and counts each as an item.
-  /// Grades every chapter's wrong and right fixes; returns the reports of
-  /// the wrong fixes that were graded, for the timelines' check.
+  /// Grades every chapter's wrong and right fixes in copies of the course,
+  /// one fix per chapter of a copy at a time, and counts each as an item;
+  /// returns the reports of the wrong fixes that were graded, for the
+  /// timelines' check.
+  ///
+  /// - Parameter whenACopyIsDone: called when a copy of the course has
+  ///   graded all its fixes, while the other may still be grading.
   @discardableResult
-  func checkMutations(_ tally: Tally, chapters: [Curriculum.Chapter]) -> [ChapterReport] {
+  func checkMutations(
+    _ tally: Tally, chapters: [Curriculum.Chapter], whenACopyIsDone: @escaping @Sendable () -> Void = {}
+  ) -> [ChapterReport] {
     var lists: [Int: [Mutation]] = [:]
     var blindSpots: [Int: [Mutation]] = [:]
     for chapter in chapters {
@@ -76,9 +81,11 @@ extension Verifier {
       grader.leftOut = Set(all.map(\.number)).subtracting(lane.map(\.number))
       let label =
         lanes.count == 1 ? "Fixes" : "Fixes of chapters \(lane.map(\.paddedNumber).joined(separator: ", "))"
-      return Self.gradeFixes(
+      let results = Self.gradeFixes(
         lane, lists: ordered, in: copy, grader: grader, label: label, repeatCount: repeatCount,
         progress: progress)
+      whenACopyIsDone()
+      return results
     }
     var results: [Int: [(Mutation, Outcome)]] = [:]
     var varying: [Int: [String]] = [:]

@@ -6,24 +6,44 @@ extension Verifier {
   /// or why they could not run.
   typealias ToolingReports = Result<[(module: String, report: ChapterReport)], GradingError>
 
-  /// Starts the test kit's and the runner's own tests from the solutions
-  /// build on a thread of their own, and returns how to wait for them.
+  /// The test kit's and the runner's own tests, run from the solutions
+  /// build on a thread of their own once ``start()`` is called.
   ///
-  /// They run while the fixes are graded: most of their time is waiting
-  /// (sandboxes that must outlive a grace period, processes being stopped),
-  /// time the fixes' builds use.
-  static func startToolingTests(
-    workspace: Workspace, progress: (@Sendable (String) -> Void)?
-  ) -> @Sendable () -> ToolingReports {
-    let outcome = Mutex<ToolingReports?>(nil)
-    let done = DispatchGroup()
-    done.enter()
-    Thread.detachNewThread {
-      defer { done.leave() }
-      let reports = toolingReports(workspace: workspace, progress: progress)
-      outcome.withLock { $0 = reports }
+  /// `verify` starts them when the first copy of the course is done with its
+  /// fixes: from then on the other copy's checks and race pass leave a core
+  /// mostly waiting, and the tests (sandboxes that must outlive a grace
+  /// period, fixture packages built and graded) use it. Started any
+  /// earlier, their builds and both copies' would share two cores four ways.
+  final class ToolingTests: Sendable {
+    private let workspace: Workspace
+    private let progress: (@Sendable (String) -> Void)?
+    private let outcome = Mutex<ToolingReports?>(nil)
+    private let started = Mutex(false)
+    private let done = DispatchGroup()
+
+    init(workspace: Workspace, progress: (@Sendable (String) -> Void)?) {
+      self.workspace = workspace
+      self.progress = progress
     }
-    return {
+
+    /// Starts the tests, once; later calls do nothing.
+    func start() {
+      let first = started.withLock { started in
+        defer { started = true }
+        return !started
+      }
+      guard first else { return }
+      done.enter()
+      Thread.detachNewThread { [self] in
+        defer { done.leave() }
+        let reports = Verifier.toolingReports(workspace: workspace, progress: progress)
+        outcome.withLock { $0 = reports }
+      }
+    }
+
+    /// Their reports, starting them first if nothing did.
+    func wait() -> ToolingReports {
+      start()
       done.wait()
       return outcome.withLock { $0 } ?? .failure(GradingError(description: "the tooling's tests did not run"))
     }

@@ -152,12 +152,13 @@ public struct Verifier {
       }
     }
 
-    // 4. The checks against the course's own wrong and right fixes, with
-    // the tooling's tests (6) running beside them.
-    let tooling = Self.startToolingTests(workspace: workspace, progress: progress)
+    // 4. The checks against the course's own wrong and right fixes; the
+    // tooling's tests (6) start when the first copy is done with its fixes.
+    let tooling = ToolingTests(workspace: workspace, progress: progress)
     write("")
     write(style.bold("Wrong fixes fail, right fixes pass"))
-    let wrongFixes = checkMutations(tally, chapters: workspace.curriculum.chapters)
+    let wrongFixes = checkMutations(
+      tally, chapters: workspace.curriculum.chapters, whenACopyIsDone: tooling.start)
 
     if let reports = starterRuns.first {
       write("")
@@ -185,7 +186,7 @@ public struct Verifier {
     // 6. Tooling.
     write("")
     write(style.bold("Test kit and runner tests"))
-    reportToolingTests(tally, tooling())
+    reportToolingTests(tally, tooling.wait())
 
     write("")
     let line = "\(tally.passed) passed, \(tally.failed) failed"
