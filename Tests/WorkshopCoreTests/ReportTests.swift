@@ -33,6 +33,39 @@ struct ReportTests {
   }
 
   @Test(
+    "An untouched chapter's items against the versions are pending: not passed, not failed, and the chapter is not started, never done"
+  )
+  func versionsPending() {
+    var writes = chapter(
+      13, "Testing",
+      fails: [Grader.waitsItem.name, "Catches a field that asks too early", "Accepts a slow field"])
+    writes.component = "Field"
+    let pending = { (id: String, name: String) in
+      CheckResult(id: id, name: name, status: .skipped, issues: [Grader.versionsPendingNote])
+    }
+    var checks = [
+      CheckResult(id: "T.a()", name: "my check", status: .passed),
+      CheckResult(id: Grader.outsideItem.id, name: Grader.outsideItem.name, status: .passed),
+      CheckResult(id: Grader.waitsItem.id, name: Grader.waitsItem.name, status: .failed, issues: ["sleeps"]),
+      pending("workshop.variant.early", "Catches a field that asks too early"),
+      pending("workshop.variant.slow", "Accepts a slow field"),
+    ]
+    let untouched = ChapterReport(chapter: writes, checks: checks)
+    #expect(untouched.versionsPending)
+    #expect(untouched.state == .notStarted)
+    #expect(untouched.passed == 2 && untouched.passedAsShipped == 2 && untouched.total == 5)
+    #expect(report.progress([untouched]).contains("versions once started"))
+    // Every graded item passing does not make the chapter done while its versions wait.
+    checks[2].status = .passed
+    checks[2].issues = []
+    #expect(ChapterReport(chapter: writes, checks: checks).state == .inProgress)
+    // An item skipped for another reason is no pending version.
+    checks[3].issues = ["Graded once every check of yours passes on the real component, every time."]
+    checks[4].issues = checks[3].issues
+    #expect(!ChapterReport(chapter: writes, checks: checks).versionsPending)
+  }
+
+  @Test(
     "A chapter whose checks the learner writes counts them as one item, in the table as in a class's grades")
   func ownChecksAreOneItem() {
     var writes = chapter(13, "Testing", fails: ["Catches a field that asks too early"])

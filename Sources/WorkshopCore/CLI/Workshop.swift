@@ -325,9 +325,16 @@ public struct Workshop {
     } catch {
       console.err("warning: cannot check Package.swift's curriculum digest: \(error)")
     }
-    let grader = Grader(
+    var grader = Grader(
       workspace: workspace, variant: options.solutions ? .solutions : .chapters,
       timeLimit: options.timeLimit, progress: console.status)
+    if chapters == nil, !options.solutions {
+      // The table leaves an untouched chapter's versions for later: they
+      // are graded by the first table after its first edit, or by `check`.
+      let starters = Starters(workspace: workspace)
+      grader.versionsPending = Set(
+        workspace.curriculum.chapters.filter { $0.writesChecks && !starters.isEdited($0) }.map(\.number))
+    }
     let cache = ResultCache(grader)
     let inputs = cache.snapshot()
     var kept: [ChapterReport] = []

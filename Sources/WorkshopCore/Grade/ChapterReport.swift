@@ -95,6 +95,12 @@ public struct ChapterReport: Sendable, Codable {
     return list
   }
 
+  /// Whether the learner's checks are still to be graded against the
+  /// component's other versions (see ``Grader/versionsPending``).
+  public var versionsPending: Bool {
+    checks.contains(where: Self.isPendingVersion)
+  }
+
   /// How many scored checks pass.
   public var passed: Int { scored.filter { $0.status == .passed }.count }
   /// How many checks are scored.
@@ -104,10 +110,18 @@ public struct ChapterReport: Sendable, Codable {
   /// `curriculum.json` does not list as failing as shipped. Until the
   /// ThreadSanitizer pass has run, the starter's race failures are not seen
   /// yet, so they count as passing, as they do in the table's row.
+  ///
+  /// Items still pending against the component's versions (see
+  /// ``versionsPending``) are not counted: as shipped, they are not graded.
   public var passedAsShipped: Int {
     let races = raceCheck == .waiting ? [] : chapter.starterRaces
     let failing = Set(chapter.starterFails + races)
-    return scored.filter { !failing.contains($0.name) }.count
+    return scored.filter { !failing.contains($0.name) && !Self.isPendingVersion($0) }.count
+  }
+
+  /// Whether `check` is a version's item left for later.
+  static func isPendingVersion(_ check: CheckResult) -> Bool {
+    check.status == .skipped && check.issues == [Grader.versionsPendingNote]
   }
 
   /// The learner's own checks as one item: passed when there is at least one
@@ -141,15 +155,19 @@ public struct ChapterReport: Sendable, Codable {
     if timeLimit != nil { return .timedOut }
     if crash != nil { return .crashed }
     if checks.isEmpty { return .noChecks }
-    if failing.isEmpty {
+    // A chapter whose items against the versions are pending is never done.
+    if failing.isEmpty && !versionsPending {
       if case .notRun? = raceCheck { return .raceCheckNotRun }
       return .done
     }
     // Until its checks pass, a race-checked chapter has not run under
-    // ThreadSanitizer: the starter fails only its plain checks then.
-    let failingNames = Set(failing.map(\.name))
-    if failingNames == Set(chapter.starterFails + chapter.starterRaces)
-      || (raceCheck == .waiting && failingNames == Set(chapter.starterFails))
+    // ThreadSanitizer: the starter fails only its plain checks then. Items
+    // pending against the versions fail in neither.
+    let failingNames = Set(failing.filter { !Self.isPendingVersion($0) }.map(\.name))
+    let pendingNames = Set(scored.filter(Self.isPendingVersion).map(\.name))
+    let asShipped = Set(chapter.starterFails).subtracting(pendingNames)
+    if failingNames == asShipped.union(chapter.starterRaces)
+      || (raceCheck == .waiting && failingNames == asShipped)
     {
       return .notStarted
     }

@@ -7,6 +7,10 @@ import Synchronization
 /// version of it (`Tests/NN-NameTests/Variants/*.mutation`, `kind: wrong`),
 /// while passing on every other correct version (`kind: right`).
 extension Grader {
+  /// Why a version's item is not graded yet in an untouched chapter.
+  static let versionsPendingNote =
+    "Pending: graded once you start this chapter (the first edit of its files), or now with `swift run workshop check`."
+
   /// How many times the learner's checks run on the correct component.
   static let checkRuns = 10
   /// How many times they run on each other version: a broken one counts as
@@ -53,7 +57,8 @@ extension Grader {
     if usable && plain.failing.isEmpty {
       report.checks = repeated(plain, build: build)
     }
-    let ready = usable && report.failing.isEmpty
+    let pending = versionsPending.contains(chapter.number)
+    let ready = usable && report.failing.isEmpty && !pending
     let outcomes = ready ? grade(variants, of: chapter) : [:]
     // Broken versions first, then the correct ones.
     let listed = variants.filter { $0.kind == .wrong } + variants.filter { $0.kind == .right }
@@ -63,7 +68,11 @@ extension Grader {
         items.append(
           CheckResult(
             id: id, name: name, status: .skipped,
-            issues: ["Graded once every check of yours passes on the real component, every time."]))
+            issues: [
+              pending
+                ? Self.versionsPendingNote
+                : "Graded once every check of yours passes on the real component, every time."
+            ]))
         continue
       }
       let outcome = outcomes[variant.name] ?? .failure(VariantError("it could not be graded"))

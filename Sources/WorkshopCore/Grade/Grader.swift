@@ -83,6 +83,13 @@ public struct Grader: Sendable {
   public var progress: (@Sendable (String) -> Void)?
   /// Whether builds hold the runner's own tests (`verify` runs them).
   public var runnerTests = false
+  /// Chapters in which the learner writes the checks whose grading against
+  /// the component's other versions waits until the learner starts the
+  /// chapter: their items are reported pending, not run. The progress table
+  /// sets it for untouched chapters, so that a first run does not build the
+  /// versions (about a minute, cold) before anyone has written a check;
+  /// `check` and `watch` of the chapter, and a class's grading, grade them.
+  public var versionsPending: Set<Int> = []
   /// Chapters this grader's builds leave out (`verify` grades the course's
   /// fixes in two copies side by side, each building its own chapters).
   public var leftOut: Set<Int> = []

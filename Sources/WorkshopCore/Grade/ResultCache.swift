@@ -22,6 +22,10 @@ public struct ResultCache: Sendable {
   public var variant: Variant
   /// Whatever else a result depends on, in words: the grading options.
   public var options: String
+  /// The chapters whose learner's checks are not yet graded against the
+  /// component's other versions (see ``Grader/versionsPending``): their
+  /// results hold only while that stays so.
+  public var versionsPending: Set<Int>
 
   /// The cache of the results `grader` gives.
   public init(_ grader: Grader) {
@@ -35,6 +39,7 @@ public struct ResultCache: Sendable {
     options =
       "time limit \(grader.timeLimit); race pass \(races); sandbox \(grader.sandbox != nil); "
       + "runner tests \(grader.runnerTests); hidden \(grader.alsoHidden.sorted())"
+    versionsPending = grader.versionsPending
   }
 
   /// One kept result and what it was graded from.
@@ -151,6 +156,7 @@ public struct ResultCache: Sendable {
   private func key(of chapter: Curriculum.Chapter, common: String) -> String {
     let folder = workspace.codeFolder(chapter, variant)
     var parts = [common, folder]
+    if versionsPending.contains(chapter.number) { parts.append("versions pending") }
     let root = workspace.url(folder)
     let names = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? []).sorted()
     for name in names where !name.hasPrefix(".") && !name.contains("/.") {

@@ -34,7 +34,7 @@ public struct Report: Sendable {
       let checks = report.checks.isEmpty ? "–" : "\(report.passed)/\(report.total)"
       lines.append(
         "  " + pad(report.chapter.paddedNumber, 4) + pad(report.chapter.title, titleWidth + 2)
-          + pad(checks, 9) + state(report) + raceNote(report))
+          + pad(checks, 9) + state(report) + raceNote(report) + versionsNote(report))
     }
     let done = reports.filter { $0.state == .done }.count
     let passed = reports.reduce(0) { $0 + $1.passed }
@@ -256,6 +256,12 @@ public struct Report: Sendable {
     case .clean?: style.dim(" · TSan: no race")
     case .failed?: style.red(" · fails under TSan")
     }
+  }
+
+  /// What the table adds for a chapter whose checks the learner writes,
+  /// while grading them against the component's versions waits for a start.
+  private func versionsNote(_ report: ChapterReport) -> String {
+    report.versionsPending ? style.dim(" · versions once started") : ""
   }
 
   /// The line `check` prints under a race-checked chapter's checks.
