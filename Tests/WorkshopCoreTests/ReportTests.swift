@@ -66,6 +66,36 @@ struct ReportTests {
   }
 
   @Test(
+    "The table leaves the versions for later only in a chapter of learner checks whose files are the shipped ones"
+  )
+  func untouchedLearnerChecks() throws {
+    let root = try TemporaryFolder.shared.makeFolder("untouched-learner-checks")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let shipped = "@Test func first() {}\n"
+    func chapter(_ number: Int, _ name: String, component: String?, recorded: Bool) -> Curriculum.Chapter {
+      var chapter = Curriculum.Chapter(
+        number: number, name: name, title: name, summary: "", files: ["Checks.swift"], hints: [],
+        starterFails: [], component: component)
+      if recorded { chapter.starter = ["Checks.swift": ContentHash.of(Data(shipped.utf8))] }
+      return chapter
+    }
+    let chapters = [
+      chapter(1, "Untouched", component: "Field", recorded: true),
+      chapter(2, "Edited", component: "Field", recorded: true),
+      chapter(3, "Unrecorded", component: "Field", recorded: false),
+      chapter(4, "Plain", component: nil, recorded: true),
+    ]
+    let workspace = Workspace(root: root, curriculum: Curriculum(title: "Course", chapters: chapters))
+    for chapter in chapters {
+      let folder = workspace.url(workspace.codeFolder(chapter, .chapters))
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let text = chapter.number == 2 ? shipped + "@Test func mine() {}\n" : shipped
+      try text.write(to: folder.appendingPathComponent("Checks.swift"), atomically: true, encoding: .utf8)
+    }
+    #expect(Starters(workspace: workspace).untouchedLearnerChecks() == [1])
+  }
+
+  @Test(
     "A chapter whose checks the learner writes counts them as one item, in the table as in a class's grades")
   func ownChecksAreOneItem() {
     var writes = chapter(13, "Testing", fails: ["Catches a field that asks too early"])

@@ -331,9 +331,7 @@ public struct Workshop {
     if chapters == nil, !options.solutions {
       // The table leaves an untouched chapter's versions for later: they
       // are graded by the first table after its first edit, or by `check`.
-      let starters = Starters(workspace: workspace)
-      grader.versionsPending = Set(
-        workspace.curriculum.chapters.filter { $0.writesChecks && !starters.isEdited($0) }.map(\.number))
+      grader.versionsPending = Starters(workspace: workspace).untouchedLearnerChecks()
     }
     let cache = ResultCache(grader)
     let inputs = cache.snapshot()

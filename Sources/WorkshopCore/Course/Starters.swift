@@ -45,6 +45,16 @@ public struct Starters: Sendable {
     return swift(current(chapter)) != swift(chapter.starter)
   }
 
+  /// The chapters in which the learner writes the checks whose files are
+  /// still the shipped ones (a chapter without a recorded starter is never
+  /// taken for untouched): the progress table leaves their grading against
+  /// the component's versions for later (see ``Grader/versionsPending``).
+  public func untouchedLearnerChecks() -> Set<Int> {
+    Set(
+      workspace.curriculum.chapters.filter { $0.writesChecks && !$0.starter.isEmpty && !isEdited($0) }.map(
+        \.number))
+  }
+
   /// The newest modification date of a chapter's Swift files.
   public func lastEdit(_ chapter: Curriculum.Chapter) -> Date? {
     let folder = workspace.url(workspace.codeFolder(chapter, .chapters))

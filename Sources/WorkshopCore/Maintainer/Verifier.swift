@@ -269,7 +269,10 @@ public struct Verifier {
     grader.runnerTests = variant == .solutions
     do {
       let build = try grader.build(force: true)
-      return try repeatedRuns(grader, workspace.curriculum.chapters, build: build, label: variant.rawValue)
+      return try Self.repeatedRuns(
+        grader, workspace.curriculum.chapters, build: build, label: variant.rawValue,
+        repeatCount: repeatCount,
+        progress: progress)
     } catch {
       tally.item(false, "the \(variant.rawValue) build", ["\(error)"])
       return []
@@ -284,14 +287,6 @@ public struct Verifier {
   /// Grades `chapters` from `build` `repeatCount` times: the first run alone
   /// (it brings the ThreadSanitizer build up to date), the others
   /// `parallelRuns` at a time, sharing that build.
-  func repeatedRuns(
-    _ grader: Grader, _ chapters: [Curriculum.Chapter], build: Build, label: String
-  ) throws -> [[ChapterReport]] {
-    try Self.repeatedRuns(
-      grader, chapters, build: build, label: label, repeatCount: repeatCount, progress: progress)
-  }
-
-  /// ``repeatedRuns(_:_:build:label:)`` with what it needs from the verifier given.
   static func repeatedRuns(
     _ grader: Grader, _ chapters: [Curriculum.Chapter], build: Build, label: String, repeatCount: Int,
     progress: (@Sendable (String) -> Void)?
