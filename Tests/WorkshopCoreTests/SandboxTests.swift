@@ -209,3 +209,62 @@ struct SandboxTests {
     #expect(gone, "still running: \(left)")
   }
 }
+
+@Suite("Giving a build folder to the sandbox's user")
+struct OwnershipTests {
+  /// The owner of the file at `path`, never of what a link points to.
+  private func owner(of path: String) throws -> Int {
+    try #require(FileManager.default.attributesOfItem(atPath: path)[.ownerAccountID] as? NSNumber).intValue
+  }
+
+  @Test(
+    "Every file is given, files that vanish during the walk are passed, and a link's target outside is left alone"
+  )
+  func vanishingFilesAndLinks() throws {
+    let folder = try TemporaryFolder.shared.makeFolder("ownership")
+    let scratch = folder.appendingPathComponent("scratch")
+    let outside = folder.appendingPathComponent("outside")
+    let files = FileManager.default
+    for sub in ["debug/variants/v1", "debug/variants/v2/vanishing-folder/deeper", "home"] {
+      try files.createDirectory(at: scratch.appendingPathComponent(sub), withIntermediateDirectories: true)
+    }
+    try files.createDirectory(at: outside, withIntermediateDirectories: true)
+    for file in [
+      "debug/variants/v1/Objects.LinkFileList", "debug/variants/v1/.dat.nosync68CB.vanishing-file",
+      "debug/variants/v2/vanishing-folder/deeper/object.o", "home/kept",
+    ] {
+      try Data("x".utf8).write(to: scratch.appendingPathComponent(file))
+    }
+    try Data("outside".utf8).write(to: outside.appendingPathComponent("target"))
+    try files.createSymbolicLink(
+      atPath: scratch.appendingPathComponent("link").path, withDestinationPath: outside.path + "/target")
+    try files.createSymbolicLink(
+      atPath: scratch.appendingPathComponent("debug/linked-folder").path, withDestinationPath: outside.path)
+    let before = try owner(of: outside.path + "/target")
+    let target =
+      getuid() == 0
+      ? Ownership.Owner(user: uid_t(Sandbox.nobody), group: gid_t(Sandbox.nobody))
+      : Ownership.Owner(user: getuid(), group: getgid())
+
+    var vanished: [String] = []
+    // As a linker renames its temporary file away while the folder is walked.
+    try Ownership.give(scratch, to: target) { path in
+      if path.hasSuffix("vanishing-file") || path.hasSuffix("vanishing-folder") {
+        try? files.removeItem(atPath: path)
+        vanished.append(URL(fileURLWithPath: path).lastPathComponent)
+      }
+    }
+
+    #expect(vanished.sorted() == [".dat.nosync68CB.vanishing-file", "vanishing-folder"])
+    var given = [scratch.path]
+    for case let path as String in files.enumerator(atPath: scratch.path) ?? NSEnumerator() {
+      given.append(scratch.path + "/" + path)
+    }
+    #expect(given.count == 10, "\(given)")
+    for path in given {
+      #expect(try owner(of: path) == Int(target.user), "\(path)")
+    }
+    #expect(try owner(of: outside.path + "/target") == before)
+    #expect(try owner(of: outside.path) == before)
+  }
+}

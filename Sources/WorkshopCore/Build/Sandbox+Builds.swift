@@ -48,14 +48,13 @@ extension Sandbox {
     }
     let reaching = [executable, package.path]
     if sandbox.switchesUser(reaching: reaching) {
-      // Every time, the whole folder (some 1,500 files, 40 ms): the runner
-      // writes in it too (SwiftPM's lock file, an unsandboxed build's files).
-      let given = try Subprocess.run(
-        "/bin/chown", ["-R", "\(user):\(user)", scratch.path], environment: Grader.childEnvironment,
-        timeout: 300)
-      guard given.succeeded else {
-        throw GradingError(
-          description: "could not give the build folder to the sandbox's user: \(given.standardError)")
+      // Every time, the whole folder (some 1,500 files): the runner writes
+      // in it too (SwiftPM's lock file, an unsandboxed build's files, the
+      // link lists of a suite's versions, linked in parallel).
+      do {
+        try Ownership.give(scratch, to: user)
+      } catch {
+        throw GradingError(description: "could not give the build folder to the sandbox's user: \(error)")
       }
     }
     var environment = environment
