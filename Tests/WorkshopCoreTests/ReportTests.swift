@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import WorkshopCore
@@ -30,6 +31,46 @@ struct ReportTests {
     #expect(ChapterReport(chapter: first, checks: [pass], crash: "x").state == .crashed)
     #expect(ChapterReport(chapter: first, compileErrors: ["e"]).state == .doesNotCompile)
     #expect(ChapterReport(chapter: first, timeLimit: 60).state == .timedOut)
+  }
+
+  @Test(
+    "The table prints each row once it and every row above it are graded, in course order, whatever order they finish in"
+  )
+  func rowsAsGraded() {
+    let chapters = (1...4).map { chapter($0, "Chapter \($0)", fails: []) }
+    let printed = Mutex<[String]>([])
+    let rows = TableRows(chapters: chapters, header: "header") { line in
+      printed.withLock { $0.append(line) }
+    } row: {
+      "row \($0.chapter.number)"
+    }
+    let graded = { (number: Int) in ChapterReport(chapter: chapters[number - 1]) }
+
+    rows.take(graded(2))
+    #expect(printed.withLock { $0 } == [], "row 2 waits for row 1")
+    rows.take(graded(1))
+    #expect(printed.withLock { $0 } == ["header", "row 1", "row 2"])
+    rows.take(graded(4))
+    rows.take(graded(1))
+    #expect(printed.withLock { $0 } == ["header", "row 1", "row 2"], "a row is printed once")
+    rows.finish([graded(1), graded(2), graded(3), graded(4)])
+    #expect(printed.withLock { $0 } == ["header", "row 1", "row 2", "row 3", "row 4"])
+  }
+
+  @Test("A table whose rows all come at the end prints its header, then its rows")
+  func rowsAtTheEnd() {
+    let chapters = (1...2).map { chapter($0, "Chapter \($0)", fails: []) }
+    let printed = Mutex<[String]>([])
+    let rows = TableRows(chapters: chapters, header: "header") { line in
+      printed.withLock { $0.append(line) }
+    } row: {
+      "row \($0.chapter.number)"
+    }
+    rows.finish(chapters.map { ChapterReport(chapter: $0) })
+    #expect(printed.withLock { $0 } == ["header", "row 1", "row 2"])
+    let reports = chapters.map { ChapterReport(chapter: $0) }
+    let pieces = [report.progressHeader] + reports.map(report.progressRow) + [report.progressFooter(reports)]
+    #expect(report.progress(reports) == pieces.joined(separator: "\n"))
   }
 
   @Test(

@@ -10,14 +10,16 @@ import Synchronization
 /// The `workshop` command: parses arguments, runs a subcommand, returns the exit status.
 public struct Workshop {
   /// Where the command writes.
-  public struct Console {
-    public var out: (String) -> Void
-    public var err: (String) -> Void
+  public struct Console: Sendable {
+    /// Called from any thread (the progress table prints a chapter's row
+    /// from the thread that graded it), one call at a time.
+    public var out: @Sendable (String) -> Void
+    public var err: @Sendable (String) -> Void
     /// Transient status on a terminal ("Building 12/40"); nil when not a terminal.
     public var status: (@Sendable (String) -> Void)?
 
     public init(
-      out: @escaping (String) -> Void, err: @escaping (String) -> Void,
+      out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
       status: (@Sendable (String) -> Void)? = nil
     ) {
       self.out = out
@@ -212,12 +214,21 @@ public struct Workshop {
   // MARK: - Subcommands
 
   private func progress(_ workspace: Workspace, _ options: Command.Options) -> Int32 {
-    guard let (reports, reused) = grade(workspace, options, chapters: nil, reuse: true) else {
-      return ExitCode.failure
-    }
     let report = Report(
       style: style, workspace: workspace, variant: options.solutions ? .solutions : .chapters)
-    console.out(report.progress(reports, reused: reused))
+    let console = self.console
+    let rows = TableRows(chapters: workspace.curriculum.chapters, header: report.progressHeader) { line in
+      console.clearStatus()
+      console.out(line)
+    } row: {
+      report.progressRow($0)
+    }
+    guard let (reports, reused) = grade(workspace, options, chapters: nil, reuse: true, rowReady: rows.take)
+    else {
+      return ExitCode.failure
+    }
+    rows.finish(reports)
+    console.out(report.progressFooter(reports, reused: reused))
     return ExitCode.success
   }
 
@@ -313,8 +324,13 @@ public struct Workshop {
   /// (see ``ResultCache``). With `reuse`, a chapter whose inputs did not
   /// change since its kept result is not graded again: its number is in
   /// `reused`.
+  ///
+  /// `rowReady` is given each chapter's report as soon as it is final (a
+  /// kept one first, as the learner's table will show it), from any thread,
+  /// one at a time.
   func grade(
-    _ workspace: Workspace, _ options: Command.Options, chapters: [Curriculum.Chapter]?, reuse: Bool = false
+    _ workspace: Workspace, _ options: Command.Options, chapters: [Curriculum.Chapter]?, reuse: Bool = false,
+    rowReady: (@Sendable (ChapterReport) -> Void)? = nil
   ) -> (reports: [ChapterReport], reused: Set<Int>)? {
     if !options.solutions { Starters(workspace: workspace).remember() }
     let code = Whereabouts(workspace: workspace).codeKeys()
@@ -338,6 +354,17 @@ public struct Workshop {
     var kept: [ChapterReport] = []
     var stale = chapters ?? workspace.curriculum.chapters
     if reuse { (kept, stale) = cache.lookUp(stale, in: inputs) }
+    if let rowReady {
+      let oneAtATime = Mutex(())
+      let solutions = options.solutions
+      let shown = { @Sendable (report: ChapterReport) in
+        oneAtATime.withLock { _ in
+          rowReady(solutions ? report : KnownChecks(workspace: workspace).fill([report])[0])
+        }
+      }
+      kept.forEach(shown)
+      grader.reported = shown
+    }
     do {
       var reports: [ChapterReport] = []
       if stale.count == 1, let quick = try grader.gradeQuickly(stale[0]) {

@@ -11,17 +11,8 @@ extension Grader {
   /// `prebuilt` is an up-to-date ThreadSanitizer build, if the caller has one.
   func raceCheck(_ reports: [ChapterReport], build prebuilt: Build? = nil) -> [ChapterReport] {
     var reports = reports
-    let ready = reports.indices.filter { index in
-      let report = reports[index]
-      guard report.chapter.raceChecked else { return false }
-      reports[index].raceCheck = .waiting
-      switch racePass {
-      case .whenChecksPass: return report.state == .done
-      case .always:
-        return report.compileErrors.isEmpty && report.crash == nil && report.timeLimit == nil
-          && !report.checks.isEmpty
-      }
-    }
+    let ready = reports.indices.filter { racesReady(reports[$0]) }
+    reports = reports.map(Self.waitingForRaces)
     guard !ready.isEmpty else { return reports }
     // The plain checks have passed; say so, since the instrumented build
     // of a chapter takes a while the first time.
@@ -54,6 +45,26 @@ extension Grader {
     }
     for (index, report) in zip(ready, results) { reports[index] = report }
     return reports
+  }
+
+  /// Whether the race pass runs on the chapter of `report`: a race-checked
+  /// chapter whose checks pass (or, for ``RacePass/always``, all ran).
+  func racesReady(_ report: ChapterReport) -> Bool {
+    guard report.chapter.raceChecked else { return false }
+    switch racePass {
+    case .whenChecksPass: return report.state == .done
+    case .always:
+      return report.compileErrors.isEmpty && report.crash == nil && report.timeLimit == nil
+        && !report.checks.isEmpty
+    }
+  }
+
+  /// `report` as the race pass leaves it until it runs: a race-checked
+  /// chapter's race check is waiting.
+  static func waitingForRaces(_ report: ChapterReport) -> ChapterReport {
+    var report = report
+    if report.chapter.raceChecked { report.raceCheck = .waiting }
+    return report
   }
 
   /// A chapter's report with its ThreadSanitizer run folded in: a check that

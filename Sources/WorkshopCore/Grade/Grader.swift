@@ -81,6 +81,12 @@ public struct Grader: Sendable {
   public var alsoHidden: [String] = []
   /// Called with short progress lines ("Building 12/40") while work goes on.
   public var progress: (@Sendable (String) -> Void)?
+  /// Called with each chapter's report once it is final, from the thread
+  /// that graded it, before the others are done: the progress table prints
+  /// a chapter's row as soon as it has one. A report is given only while
+  /// the course's own files are as they were when the run started (see
+  /// ``RunWitness``): a run that ends voided shows no row it cannot vouch for.
+  public var reported: (@Sendable (ChapterReport) -> Void)?
   /// Whether builds hold the runner's own tests (`verify` runs them).
   public var runnerTests = false
   /// Chapters in which the learner writes the checks whose grading against
@@ -210,9 +216,17 @@ public struct Grader: Sendable {
     let expected = try expected ?? listChecks(build)
     let finished = Mutex(0)
     let pending = chapters.filter { build.brokenChapters[$0.number] == nil }
+    // A chapter that has a pass to go through (ThreadSanitizer, the
+    // learner's checks against other versions) is reported after it.
+    let deliver = { @Sendable (report: ChapterReport) in
+      guard let reported, (try? witness.confirm(workspace: workspace, build: build)) != nil else { return }
+      reported(report)
+    }
     let reports = concurrentMap(chapters, width: Self.parallelChapters) { chapter in
       if let errors = build.brokenChapters[chapter.number] {
-        return ChapterReport(chapter: chapter, compileErrors: errors)
+        let report = ChapterReport(chapter: chapter, compileErrors: errors)
+        if let final = finalBeforeFinish(report) { deliver(final) }
+        return report
       }
       let prefix = chapter.testModule + "."
       let report = grade(chapter, expecting: expected.filter { $0.id.hasPrefix(prefix) }, build: build)
@@ -221,11 +235,24 @@ public struct Grader: Sendable {
         return count
       }
       progress?("Grading \(count)/\(pending.count)")
+      if let final = finalBeforeFinish(report) { deliver(final) }
       return report
     }
     let checked = finish(reports, build: build, raceBuild: raceBuild)
     try witness.confirm(workspace: workspace, build: build)
+    if reported != nil {
+      for (plain, report) in zip(reports, checked) where finalBeforeFinish(plain) == nil {
+        reported?(report)
+      }
+    }
     return checked
+  }
+
+  /// `report` as ``finish(_:build:raceBuild:)`` will return it, when no
+  /// pass of its runs on it; nil when one does.
+  func finalBeforeFinish(_ report: ChapterReport) -> ChapterReport? {
+    guard !report.chapter.writesChecks, !racesReady(report) else { return nil }
+    return Self.waitingForRaces(report)
   }
 
   /// The ThreadSanitizer pass and the grading of learners' own checks, side

@@ -22,20 +22,40 @@ public struct Report: Sendable {
 
   // MARK: - Progress (the default command)
 
-  /// The progress table, the overall line and what to do next.
-  /// The progress table; `reused` are the chapters whose results were
-  /// kept from their last grading, their inputs unchanged since.
+  /// The progress table, the overall line and what to do next; `reused`
+  /// are the chapters whose results were kept from their last grading,
+  /// their inputs unchanged since. The same text as ``progressHeader``,
+  /// a ``progressRow(_:)`` per chapter and ``progressFooter(_:reused:)``,
+  /// which the runner prints as each chapter is graded.
   public func progress(_ reports: [ChapterReport], reused: Set<Int> = []) -> String {
-    var lines: [String] = [style.bold(workspace.curriculum.title) + style.dim(" · progress"), ""]
-    let titleWidth = max(7, reports.map(\.chapter.title.count).max() ?? 0)
-    lines.append(
-      "  " + style.dim(pad("#", 4) + pad("Chapter", titleWidth + 2) + pad("Checks", 9) + "State"))
-    for report in reports {
-      let checks = report.checks.isEmpty ? "–" : "\(report.passed)/\(report.total)"
-      lines.append(
-        "  " + pad(report.chapter.paddedNumber, 4) + pad(report.chapter.title, titleWidth + 2)
-          + pad(checks, 9) + state(report) + raceNote(report) + versionsNote(report))
-    }
+    ([progressHeader] + reports.map(progressRow) + [progressFooter(reports, reused: reused)])
+      .joined(separator: "\n")
+  }
+
+  /// The widest chapter title of the course, which sets the table's column.
+  private var titleWidth: Int {
+    max(7, workspace.curriculum.chapters.map(\.title.count).max() ?? 0)
+  }
+
+  /// The table's title and column names.
+  public var progressHeader: String {
+    [
+      style.bold(workspace.curriculum.title) + style.dim(" · progress"), "",
+      "  " + style.dim(pad("#", 4) + pad("Chapter", titleWidth + 2) + pad("Checks", 9) + "State"),
+    ].joined(separator: "\n")
+  }
+
+  /// One chapter's row of the table.
+  public func progressRow(_ report: ChapterReport) -> String {
+    let checks = report.checks.isEmpty ? "–" : "\(report.passed)/\(report.total)"
+    return "  " + pad(report.chapter.paddedNumber, 4) + pad(report.chapter.title, titleWidth + 2)
+      + pad(checks, 9) + state(report) + raceNote(report) + versionsNote(report)
+  }
+
+  /// What follows the rows: the overall line, which chapters ran again,
+  /// and what to do next.
+  public func progressFooter(_ reports: [ChapterReport], reused: Set<Int> = []) -> String {
+    var lines: [String] = []
     let done = reports.filter { $0.state == .done }.count
     let passed = reports.reduce(0) { $0 + $1.passed }
     let total = reports.reduce(0) { $0 + $1.total }
