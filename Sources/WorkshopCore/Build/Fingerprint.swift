@@ -32,10 +32,8 @@ public enum Fingerprint {
   static func states(workspace: Workspace, variant: Variant) -> [String: FileState] {
     var states: [String: FileState] = [:]
     for (path, hash) in of(workspace: workspace, variant: variant) {
-      let date = (try? FileManager.default.attributesOfItem(atPath: workspace.url(path).path))?[
-        .modificationDate]
-      states[path] = FileState(
-        hash: hash, second: Int(((date as? Date)?.timeIntervalSince1970 ?? 0).rounded(.down)))
+      let modified = FileStatus(workspace.url(path).path)?.modified ?? 0
+      states[path] = FileState(hash: hash, second: Int(modified.rounded(.down)))
     }
     return states
   }
@@ -107,11 +105,8 @@ public enum Fingerprint {
   /// The product as the file system describes it: a replaced or rewritten
   /// product no longer matches what the build recorded.
   static func identity(of product: URL) -> String {
-    let attributes = (try? FileManager.default.attributesOfItem(atPath: product.path)) ?? [:]
-    let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
-    let size = (attributes[.size] as? NSNumber)?.uint64Value ?? 0
-    let date = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-    return "\(inode):\(size):\(date)"
+    guard let status = FileStatus(product.path) else { return "0:0:0.0" }
+    return "\(status.inode):\(status.size):\(status.modified)"
   }
 
   /// What the last complete build of a variant was built from.

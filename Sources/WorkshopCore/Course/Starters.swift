@@ -59,8 +59,7 @@ public struct Starters: Sendable {
   public func lastEdit(_ chapter: Curriculum.Chapter) -> Date? {
     let folder = workspace.url(workspace.codeFolder(chapter, .chapters))
     return current(chapter).keys.filter { $0.hasSuffix(".swift") }.compactMap {
-      (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent($0).path))?[
-        .modificationDate] as? Date
+      FileStatus(folder.appendingPathComponent($0).path).map { Date(timeIntervalSince1970: $0.modified) }
     }.max()
   }
 

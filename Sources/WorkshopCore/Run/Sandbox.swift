@@ -244,10 +244,8 @@ public struct Sandbox: Sendable, Equatable {
   /// Whether another user can read and run (or list) `path`, through every folder above it.
   static func othersCanRun(_ path: String) -> Bool {
     var url = URL(fileURLWithPath: path)
-    func mode(_ url: URL) -> Int {
-      ((try? FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions]) as? NSNumber)?
-        .intValue ?? 0
-    }
+    // What a link leads to is what must be readable.
+    func mode(_ url: URL) -> Int { FileStatus(url.path, followingLinks: true)?.permissions ?? 0 }
     guard mode(url) & 0o005 == 0o005 else { return false }
     while url.path != "/" {
       url.deleteLastPathComponent()
