@@ -56,6 +56,7 @@ extension Grader {
     case .always:
       return report.compileErrors.isEmpty && report.crash == nil && report.timeLimit == nil
         && !report.checks.isEmpty
+    case .deferred: return false
     }
   }
 

@@ -42,6 +42,10 @@ public struct Grader: Sendable {
     case whenChecksPass
     /// Whatever the plain checks did (`verify`, for the starters).
     case always
+    /// Not in this run: a race-checked chapter's report says its race check
+    /// waits, and the caller runs ``raceCheck(_:build:)`` later (`verify`
+    /// grades the race pass of many fixes together, in a few builds).
+    case deferred
   }
 
   public var racePass: RacePass = .whenChecksPass

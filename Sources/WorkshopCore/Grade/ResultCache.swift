@@ -35,6 +35,7 @@ public struct ResultCache: Sendable {
       switch grader.racePass {
       case .whenChecksPass: "when the checks pass"
       case .always: "always"
+      case .deferred: "later"
       }
     options =
       "time limit \(grader.timeLimit); race pass \(races); sandbox \(grader.sandbox != nil); "

@@ -125,6 +125,11 @@ extension Verifier {
     let rounds = chapters.compactMap { lists[$0.number]?.count }.max() ?? 0
     var results: [Int: [(Mutation, Outcome)]] = [:]
     var varying: [Int: [String]] = [:]
+    // The rounds run the plain checks only; the fixes that pass them in a
+    // race-checked chapter go through ThreadSanitizer afterwards, a few
+    // rounds for all of them (see ``gradeRaces``), not a build per round.
+    var grader = grader
+    grader.racePass = .deferred
     for round in 0..<rounds {
       progress?("\(label), round \(round + 1) of \(rounds)")
       var graded: [Curriculum.Chapter] = []
@@ -186,10 +191,70 @@ extension Verifier {
         }
       }
     }
+    gradeRaces(
+      of: &results, chapters: chapters, in: copy, grader: grader, label: label, repeatCount: repeatCount,
+      progress: progress)
     for chapter in chapters {
       try? Self.place(solutionOf: chapter, in: copy, applying: nil)
     }
     return FixResults(results: results, varying: varying)
+  }
+
+  /// The race pass of every graded fix that passes the plain checks of a
+  /// race-checked chapter, folded into its result: in round `n`, each
+  /// chapter's `n`-th such fix is in place, and one ThreadSanitizer build
+  /// of those chapters runs their checks `repeatCount` times.
+  private static func gradeRaces(
+    of results: inout [Int: [(Mutation, Outcome)]], chapters: [Curriculum.Chapter], in copy: GradingCopy,
+    grader: Grader, label: String, repeatCount: Int, progress: (@Sendable (String) -> Void)?
+  ) {
+    var grader = grader
+    grader.racePass = .whenChecksPass
+    var ready: [Int: [Int]] = [:]
+    for chapter in chapters where chapter.raceChecked {
+      ready[chapter.number] = results[chapter.number, default: []].indices.filter { index in
+        guard case .graded(let report) = results[chapter.number]![index].1 else { return false }
+        return grader.racesReady(report)
+      }
+    }
+    let rounds = ready.values.map(\.count).max() ?? 0
+    for round in 0..<rounds {
+      progress?("\(label), ThreadSanitizer round \(round + 1) of \(rounds)")
+      var batch: [(chapter: Int, index: Int, report: ChapterReport)] = []
+      for chapter in chapters {
+        guard let indices = ready[chapter.number], round < indices.count else { continue }
+        let index = indices[round]
+        guard case .graded(let report) = results[chapter.number]![index].1 else { continue }
+        do {
+          try Self.place(solutionOf: chapter, in: copy, applying: results[chapter.number]![index].0)
+          batch.append((chapter.number, index, report))
+        } catch {
+          results[chapter.number]![index].1 = .unusable("cannot be applied again: \(error)")
+        }
+      }
+      guard !batch.isEmpty else { continue }
+      let plain = batch.map(\.report)
+      do {
+        let build = try grader.raceBuild(only: plain.map(\.chapter))
+        let runs = (0..<max(repeatCount, 1)).map { _ in grader.raceCheck(plain, build: build) }
+        for (position, entry) in batch.enumerated() {
+          let report = runs[0][position]
+          let mutation = results[entry.chapter]![entry.index].0
+          if let run = runs.indices.first(where: { verdict(runs[$0][position]) != verdict(report) }) {
+            results[entry.chapter]![entry.index].1 = .unusable(
+              "not the same verdict in \(runs.count) runs under ThreadSanitizer: run 1 \(verdict(report)) (\(report.signature)); run \(run + 1) \(verdict(runs[run][position])) (\(runs[run][position].signature))"
+            )
+          } else {
+            results[entry.chapter]![entry.index] = (mutation, .graded(report))
+          }
+        }
+      } catch {
+        for entry in batch {
+          results[entry.chapter]![entry.index].1 = .unusable(
+            "cannot be built with ThreadSanitizer: \(error)")
+        }
+      }
+    }
   }
 
   /// A fix's verdict, which must be the same in every run: whether it
