@@ -34,6 +34,10 @@ private struct ClassFixture {
       to: "tampered/curriculum.json")
     try write("this is not Swift", to: "tampered/Package.swift")
     try write("junk", to: "tampered/.build/debug/thing.o")
+    // The course's own solutions, as a clone handed in whole holds them, and
+    // a file the learner added.
+    try copy("Solutions", to: "tampered/Solutions")
+    try write("my notes", to: "tampered/notes.txt")
     // A bare Chapters/ folder, solved.
     try copy("Solutions", to: "bare/Chapters")
     // Archives of the solved copy, with a top folder as GitHub's downloads have.
@@ -139,15 +143,18 @@ struct GradeTests {
   }
 
   @Test(
-    "A submission's own Tests/, curriculum.json and Package.swift change nothing, and are listed as ignored")
+    "A submission's own Tests/, curriculum.json and Package.swift change nothing and are listed as ignored; hidden folders and the course's unchanged files are not"
+  )
   func tampered() async throws {
     let tampered = try await results("tampered")
     let starter = try await results("starter")
     #expect(tampered.tests.map(\.status) == starter.tests.map(\.status))
     #expect(tampered.score == starter.score)
-    for ignored in ["Tests/ (1 file)", "curriculum.json", "Package.swift", ".build/ (1 file)"] {
+    for ignored in ["Tests/ (1 file)", "curriculum.json", "Package.swift", "notes.txt"] {
       #expect(tampered.output.contains("  " + ignored), "\(ignored) is listed as ignored")
     }
+    #expect(!tampered.output.contains(".build/"), "a hidden folder is not listed")
+    #expect(!tampered.output.contains("Solutions/"), "the course's own files, unchanged, are not listed")
   }
 
   @Test("A bare Chapters/ folder and archives of a copy are graded like the copy")
@@ -175,6 +182,23 @@ struct GradeTests {
       contentsOf: try await graded.value.fixture.course.appendingPathComponent("grades/broken/junit.xml"),
       encoding: .utf8)
     #expect(junit.contains(#"tests="4" failures="0" errors="4""#))
+    // The message CI tools show first says where the first error is.
+    #expect(
+      junit.contains(#"<error message="Does not compile: Chapters/01-Adder/Adder.swift:1:"#), "\(junit)")
+  }
+
+  @Test("JUnit gives each check the time it ran, and each chapter the sum")
+  func junitTimes() async throws {
+    let junit = try String(
+      contentsOf: try await graded.value.fixture.course.appendingPathComponent("grades/solved/junit.xml"),
+      encoding: .utf8)
+    let times = junit.matches(of: #/<testcase [^>]*time="([0-9.]+)"/#).map { Double($0.output.1) ?? -1 }
+    #expect(times.count == 4)
+    #expect(times.allSatisfy { $0 > 0 }, "every check that ran has its time: \(junit)")
+    let suites = junit.matches(of: #/<testsuite name="0[12][^"]*"[^>]*time="([0-9.]+)"/#).map {
+      Double($0.output.1) ?? -1
+    }
+    #expect(suites.count == 2 && abs(suites.reduce(0, +) - times.reduce(0, +)) < 0.000_01)
   }
 
   @Test("Code no exercise needs is flagged with file and line; links are not followed")

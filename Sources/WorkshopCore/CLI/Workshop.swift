@@ -29,18 +29,20 @@ public struct Workshop {
 
     /// Standard output and error, with a status line on standard error when it is a terminal.
     public static var standard: Console {
-      var status: (@Sendable (String) -> Void)?
-      if isatty(STDERR_FILENO) == 1 {
-        let shown = Mutex("")
+      let terminal = isatty(STDERR_FILENO) == 1
+      // The status line shown on the terminal, "" when none: a line printed
+      // from any thread first clears it, under the same lock, so a row of
+      // the table never shares a line with "Grading 3/14…".
+      let shown = Mutex("")
+      let status: @Sendable (String) -> Void
+      if terminal {
         status = { text in
-          // Redraw only when the line changes: builds report progress often.
-          guard
-            shown.withLock({ last in
-              defer { last = text }
-              return last != text
-            })
-          else { return }
-          FileHandle.standardError.write(Data("\r\u{1B}[K\(text)…".utf8))
+          shown.withLock { last in
+            // Redraw only when the line changes: builds report progress often.
+            guard last != text, !Interrupts.isStopping else { return }
+            last = text
+            FileHandle.standardError.write(Data("\r\u{1B}[K\(text)…".utf8))
+          }
         }
       } else {
         // A log (CI, a pipe): plain lines, so a long first build is never
@@ -51,18 +53,31 @@ public struct Workshop {
           FileHandle.standardError.write(Data("\(text)…\n".utf8))
         }
       }
+      let line = { @Sendable (write: () -> Void) in
+        shown.withLock { last in
+          if !last.isEmpty {
+            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            last = ""
+          }
+          write()
+        }
+      }
       // Once the runner is stopping for Ctrl-C, results of killed checks are
       // not results: nothing more is printed.
       // Each line is flushed: in a CI log or a pipe, a line per submission
       // or per check must show as it happens, not at exit.
       return Console(
-        out: {
-          if !Interrupts.isStopping {
-            print($0)
+        out: { text in
+          guard !Interrupts.isStopping else { return }
+          line {
+            print(text)
             fflush(nil)
           }
         },
-        err: { if !Interrupts.isStopping { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } },
+        err: { text in
+          guard !Interrupts.isStopping else { return }
+          line { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+        },
         status: status)
     }
 
@@ -217,8 +232,8 @@ public struct Workshop {
     let report = Report(
       style: style, workspace: workspace, variant: options.solutions ? .solutions : .chapters)
     let console = self.console
+    // The console clears the status line before each line it prints.
     let rows = TableRows(chapters: workspace.curriculum.chapters, header: report.progressHeader) { line in
-      console.clearStatus()
       console.out(line)
     } row: {
       report.progressRow($0)

@@ -27,6 +27,8 @@ public struct ClassResult: Sendable {
     public var output: String
     public var maxScore: Double
     public var score: Double { status == .passed ? maxScore : 0 }
+    /// How long the check ran; 0 when it did not run or was not timed.
+    public var seconds: Double = 0
   }
 
   /// One chapter's items and state.
@@ -84,6 +86,7 @@ public struct ClassResult: Sendable {
           case .interrupted: item.status = .error
           }
           item.output = result.issues.joined(separator: "\n\n")
+          item.seconds = result.seconds ?? 0
           if result.status == .skipped, item.output.isEmpty { item.output = "Skipped." }
         } else {
           item.output =
@@ -102,7 +105,11 @@ public struct ClassResult: Sendable {
       return "Not handed in: the submission has no \(course.codeFolder(report.chapter, .chapters))/ folder."
     }
     if !report.compileErrors.isEmpty {
-      return "Does not compile:\n" + report.compileErrors.joined(separator: "\n")
+      // The first error's own line first: CI tools show a failure's first
+      // line, and it says where (`Chapters/04-X/File.swift:12:5: error: ...`).
+      let output = report.compileErrors.joined(separator: "\n")
+      let first = Diagnostics.compilerErrors(in: output).first.map { firstLine(of: $0.text) }
+      return "Does not compile" + (first.map { ": " + $0 } ?? ":") + "\n" + output
     }
     return nil
   }

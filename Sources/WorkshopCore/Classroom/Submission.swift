@@ -89,8 +89,7 @@ public struct Submission: Sendable {
           submission.ignored.append(shown + " (a link or not a regular file: not followed)")
           continue
         }
-        let fileSize =
-          (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
+        let fileSize = Int(FileStatus(file.path)?.size ?? 0)
         guard size + fileSize <= chapterSizeLimit else {
           submission.ignored.append(shown + " (the chapter's Swift files exceed 1 MB)")
           continue
@@ -123,7 +122,11 @@ public struct Submission: Sendable {
       }
       submission.chapters[chapter.number] = sources
     }
-    // Everything else, summarised by top folder: a .build can hold 100,000 files.
+    // Everything else, summarised by top folder: a .build can hold 100,000
+    // files. Hidden entries (.git/, .build/) and the course's own files as
+    // it ships them (Solutions/, Mutations/, Package.swift, ...) come with a
+    // clone handed in whole and are not the learner's: a learner reading
+    // their report sees only what they added or changed.
     var others: [String: Int] = [:]
     let limit = 20_000
     let everything = walk(base, limit: limit)
@@ -131,6 +134,7 @@ public struct Submission: Sendable {
       if taken.contains(shown) { continue }
       if shown.hasPrefix(prefix), folders.contains(where: { shown.hasPrefix(prefix + $0 + "/") }) { continue }
       let top = shown.split(separator: "/").first.map(String.init) ?? shown
+      if top.hasPrefix(".") || (!bare && isShipped(shown, from: base, course: course)) { continue }
       let key = top == shown ? top : top + "/"
       others[key, default: 0] += 1
     }
@@ -167,6 +171,17 @@ public struct Submission: Sendable {
 
   /// Paths of every file under `folder`, relative to it, sorted; links are
   /// listed, never followed.
+  /// Whether the file at `path` under `base` is the course's own file as
+  /// the course ships it: the same path and the same bytes.
+  private static func isShipped(_ path: String, from base: URL, course: Workspace) -> Bool {
+    let theirs = course.root.appendingPathComponent(path).path
+    let mine = base.appendingPathComponent(path).path
+    guard let size = FileStatus(theirs, followingLinks: true)?.size, FileStatus(mine)?.size == size,
+      let shipped = FileManager.default.contents(atPath: theirs)
+    else { return false }
+    return FileManager.default.contents(atPath: mine) == shipped
+  }
+
   static func walk(_ folder: URL, limit: Int = .max) -> [String] {
     var found: [String] = []
     func visit(_ url: URL, _ relative: String) {

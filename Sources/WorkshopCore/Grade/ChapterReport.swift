@@ -18,12 +18,21 @@ public struct CheckResult: Sendable, Equatable, Codable {
   public var status: Status
   /// What went wrong, one entry per recorded issue, or why there is no result.
   public var issues: [String]
+  /// How long the check ran, from its start to its end, when both were
+  /// recorded (JUnit reports it). Not part of what a check did: two results
+  /// that differ only in it are equal.
+  public var seconds: Double?
 
-  public init(id: String, name: String, status: Status, issues: [String] = []) {
+  public init(id: String, name: String, status: Status, issues: [String] = [], seconds: Double? = nil) {
     self.id = id
     self.name = name
     self.status = status
     self.issues = issues
+    self.seconds = seconds
+  }
+
+  public static func == (lhs: CheckResult, rhs: CheckResult) -> Bool {
+    lhs.id == rhs.id && lhs.name == rhs.name && lhs.status == rhs.status && lhs.issues == rhs.issues
   }
 }
 

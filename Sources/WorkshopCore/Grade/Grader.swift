@@ -428,7 +428,8 @@ public struct Grader: Sendable {
     }
     let issues = summary.issues[check.id] ?? []
     return CheckResult(
-      id: check.id, name: check.name, status: issues.isEmpty ? .passed : .failed, issues: issues)
+      id: check.id, name: check.name, status: issues.isEmpty ? .passed : .failed, issues: issues,
+      seconds: summary.durations[check.id])
   }
 }
 
