@@ -19,6 +19,15 @@ private let sample = Curriculum(
 
 @Suite("Curriculum manifest")
 struct CurriculumTests {
+  @Test("The repository's .gitignore keeps a class's reports (grade's default folder) out of the course")
+  func reportsIgnored() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let lines = try String(contentsOf: root.appendingPathComponent(".gitignore"), encoding: .utf8)
+      .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    #expect(lines.contains(CommandLineSpec.defaultReportDirectory + "/"))
+  }
+
   @Test("Folders, modules and slides are derived from number and name")
   func derivedNames() {
     let search = sample.chapters[0]
