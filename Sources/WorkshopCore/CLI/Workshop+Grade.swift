@@ -46,7 +46,7 @@ extension Workshop {
       try FileManager.default.createDirectory(at: reportFolder, withIntermediateDirectories: true)
       // A report of an earlier run is not one of this run: an interrupted
       // run leaves no class report rather than an old one.
-      for name in ["class.csv", "summary.md"] {
+      for name in ["class.csv", "class.html", "summary.md"] {
         try? FileManager.default.removeItem(at: reportFolder.appendingPathComponent(name))
       }
       // A report being written when a run was killed is never read as one,
@@ -109,6 +109,8 @@ extension Workshop {
         Data(reports.csv(results).utf8), to: reportFolder.appendingPathComponent("class.csv"))
       try ClassReports.writeAtomically(
         Data(reports.markdown(results).utf8), to: reportFolder.appendingPathComponent("summary.md"))
+      try ClassReports.writeAtomically(
+        Data(reports.page(results).utf8), to: reportFolder.appendingPathComponent("class.html"))
     } catch {
       failedWrites.withLock { $0.append("class.csv: \(error.localizedDescription)") }
     }
@@ -121,7 +123,8 @@ extension Workshop {
     }
     let notGraded = results.filter { $0.grade.notGraded != nil }
     console.out(
-      "Reports: \(style.cyan(shown + "/"))class.csv, summary.md, and <submission>/results.json and junit.xml."
+      "Reports: \(style.cyan(shown + "/"))class.html (open it in a browser: where the class is stuck), class.csv,"
+        + " summary.md, and <submission>/results.json and junit.xml."
     )
     if !notGraded.isEmpty {
       console.out(
@@ -161,7 +164,7 @@ extension Workshop {
   /// are folders, so `Alice` repeats `alice` (a Mac's disk does not tell
   /// them apart), and the class reports' own names are taken.
   static func uniqueNames(_ names: [String]) -> [String] {
-    var taken: Set<String> = ["class.csv", "summary.md"]
+    var taken: Set<String> = ["class.csv", "class.html", "summary.md"]
     return names.map { name in
       var candidate = name
       var number = 1

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+@testable import WorkshopCore
+
+private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent()
+  .deletingLastPathComponent()
+
+/// A class of `size` generated submissions over the course's real chapters,
+/// each chapter's checks named `Check k`: solved, untouched, half done, one
+/// that does not compile, one that loops forever, then a mix decided by a
+/// fixed pseudo-random sequence (the same class every run).
+private func generatedClass(_ size: Int) throws -> (course: Workspace, results: [ClassResult]) {
+  let curriculum = try Curriculum.load(from: repository.appendingPathComponent(Curriculum.fileName))
+  let course = Workspace(root: repository, curriculum: curriculum)
+  var items = ClassGrader.Items(byChapter: [:])
+  for chapter in curriculum.chapters {
+    items.byChapter[chapter.number] = (1...(8 + chapter.number % 5)).map {
+      // A chapter where learners write the checks is graded on the course's items.
+      ExpectedCheck(
+        id: (chapter.writesChecks ? Grader.courseItemPrefix : chapter.testModule + ".") + "check\($0)()",
+        name: "Check \($0) of \(chapter.title)")
+    }
+  }
+  var seed: UInt64 = 2026
+  func next(_ bound: Int) -> Int {
+    seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    return Int((seed >> 33) % UInt64(bound))
+  }
+  let results = (0..<size).map { index -> ClassResult in
+    let kind = index < 5 ? index : 5 + next(4)
+    let reports = curriculum.chapters.map { chapter -> ChapterReport in
+      let expected = items.byChapter[chapter.number]!
+      // A run that crashed or hung leaves the checks it did not finish interrupted.
+      let all = { (passing: (Int) -> Bool, unfinished: CheckResult.Status) in
+        expected.enumerated().map { offset, check in
+          CheckResult(
+            id: check.id, name: check.name, status: passing(offset) ? .passed : unfinished,
+            issues: passing(offset)
+              ? [] : ["Expected the results of the newest query, got \(offset % 3) stale ones."])
+        }
+      }
+      switch kind {
+      case 0: return ChapterReport(chapter: chapter, checks: all({ _ in true }, .failed))
+      case 1: return ChapterReport(chapter: chapter, checks: all({ $0 % 2 == 0 }, .failed))
+      case 2: return ChapterReport(chapter: chapter, checks: all({ _ in chapter.number <= 7 }, .failed))
+      case 3 where chapter.number == 4:
+        return ChapterReport(
+          chapter: chapter,
+          compileErrors: [
+            "Chapters/04-DebouncedSearch/SearchModel.swift:12:5: error: cannot find 'query' in scope"
+          ])
+      case 4 where chapter.number == 9:
+        return ChapterReport(chapter: chapter, checks: all({ $0 < 2 }, .interrupted), timeLimit: 60)
+      case 3, 4: return ChapterReport(chapter: chapter, checks: all({ _ in true }, .failed))
+      default:
+        switch next(10) {
+        case 0:
+          var report = ChapterReport(chapter: chapter)
+          report.notHandedIn = true
+          return report
+        case 1:
+          return ChapterReport(chapter: chapter, checks: all({ $0 < 3 }, .interrupted), crash: "signal 11")
+        case 2...4: return ChapterReport(chapter: chapter, checks: all({ $0 % 3 != 1 }, .failed))
+        default: return ChapterReport(chapter: chapter, checks: all({ _ in true }, .failed))
+        }
+      }
+    }
+    let names = ["solved", "untouched", "half-done", "compile-error", "endless-loop"]
+    let grade = SubmissionGrade(
+      name: index < 5 ? names[index] : "learner-\(index + 1)", source: "", reports: reports,
+      notGraded: index == 7 ? "the archive holds no chapter" : nil, ignored: [],
+      flags: index % 11 == 6
+        ? [
+          ReviewScan.Flag(
+            location: "Chapters/06-Continuations/Bridge.swift:3", reason: "reads the environment", code: "")
+        ]
+        : [],
+      seconds: 1, reused: 0)
+    return ClassResult(grade, items: items, course: course)
+  }
+  return (course, results)
+}
+
+@Suite("The class page (class.html)")
+struct ClassPageTests {
+  @Test("The page leads with the checks most submissions fail, with their count and most common failure")
+  func mostFailedFirst() throws {
+    let (course, results) = try generatedClass(5)
+    let page = ClassReports(course: course, style: Style(colored: false)).page(results)
+    let list = try #require(page.firstMatch(of: #/<ol class="failing">(?s:.*?)</ol>/#)).output
+    let first = try #require(list.firstMatch(of: #/<li>(?s:.*?)</li>/#)).output
+    // Chapter 09's even checks from the 4th fail for three of the five: the
+    // untouched starter (every other check), the half-done one (chapters
+    // past 07) and the one that loops (from its 3rd check on). No check fails
+    // for more; ties go in course order.
+    #expect(first.contains("<span class=\"count\">3 of 5</span>"), "\(first)")
+    #expect(first.contains("09.4 Single-flight: Check 4 of Single-flight"), "\(first)")
+    #expect(first.contains("Most often"))
+    #expect(page.contains("does not compile") && page.contains("timed out"))
+    #expect(page.contains("href=\"solved/results.json\""))
+  }
+
+  @Test("Every cell says its result with a symbol and in words, and the page fetches nothing")
+  func cellsAndNothingFetched() throws {
+    let (course, results) = try generatedClass(30)
+    let page = ClassReports(course: course, style: Style(colored: false)).page(results)
+    for cell in ClassReports.Cell.allCases {
+      #expect(
+        page.contains(
+          "<td class=\"\(cell.rawValue)\">\(cell.symbol)<span class=\"sr\"> \(cell.words)</span></td>"))
+    }
+    #expect(page.firstRange(of: #/<(script|link|img|iframe)\b|url\(|@import|https?:/#) == nil)
+  }
+
+  @Test(
+    "The page renders in Chromium at 1280 px for 5, 30 and 300 submissions: nothing overlaps, one cell per check and submission",
+    .enabled(
+      if: MissingTool.has("node") && (MissingTool.has("chromium") || MissingTool.has("google-chrome")),
+      "Node.js or Chromium: not installed here (scripts/install-tools.sh installs both: apt-get install nodejs chromium)"
+    )
+  )
+  func rendersInChromium() throws {
+    let folder = try TemporaryFolder.shared.makeFolder("class-page")
+    var pages: [String] = []
+    var cells: [Int: Int] = [:]
+    for size in [5, 30, 300] {
+      let (course, results) = try generatedClass(size)
+      cells[size] = size * ClassReports.columns(of: results.filter { $0.grade.notGraded == nil }).count
+      let page = ClassReports(course: course, style: Style(colored: false)).page(results)
+      let url = folder.appendingPathComponent("class-\(size)/class.html")
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(page.utf8).write(to: url)
+      pages.append(url.path)
+      Attachment.record(Data(page.utf8), named: "class-\(size).html")
+    }
+    let checked = try Subprocess.run(
+      repository.appendingPathComponent("scripts/check-class-page.sh").path, pages, timeout: 300)
+    #expect(checked.succeeded, "\(checked.standardOutput)\(checked.standardError)")
+    for size in [5, 30, 300] {
+      #expect(
+        checked.standardOutput.contains(
+          "class-\(size)/class.html: \(cells[size] ?? 0) cells drawn, nothing overlaps"),
+        "\(checked.standardOutput)")
+    }
+  }
+}
