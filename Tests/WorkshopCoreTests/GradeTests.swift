@@ -231,6 +231,23 @@ struct GradeTests {
     #expect(out.contains("1 submission was not graded: corrupt."))
   }
 
+  @Test(
+    "class.html has a row per submission linking to its report, and the broken chapter's cells say it does not compile"
+  )
+  func classPage() async throws {
+    let fixture = try await graded.value.fixture
+    let page = try String(
+      contentsOf: fixture.course.appendingPathComponent("grades/class.html"), encoding: .utf8)
+    for name in ["solved", "starter", "tampered", "bare", "archived", "broken", "flagged", "corrupt"] {
+      #expect(page.contains("href=\"\(name)/results.json\""), "\(name) has its row")
+    }
+    let broken = try #require(
+      page.firstMatch(of: #/<tr><th scope="row" class="who"><a href="broken/(?s:.*?)</tr>/#))
+    #expect(
+      broken.output.contains("<td class=\"notCompiled\">#<span class=\"sr\"> does not compile</span></td>"))
+    #expect(broken.output.contains("<td class=\"notHandedIn\">"))
+  }
+
   @Test("class.csv has one row per submission, in order, with each chapter's cell")
   func csv() async throws {
     let fixture = try await graded.value.fixture
