@@ -1,6 +1,7 @@
 import Foundation
 import SanitizerSupport
 import Synchronization
+import Testing
 
 /// Runs closures on threads of their own, released at the same moment, for
 /// checks that ThreadSanitizer grades.
@@ -34,19 +35,134 @@ public enum SeparateThreads {
   /// two critical sections, an atomic load followed by a separate store. Such
   /// code is free of data races, so ThreadSanitizer stays silent; only a
   /// second thread arriving inside the window shows it, by a double resume
-  /// or a lost update. Many threads contending for the same lock make the
-  /// window as wide as a futex wake-up, and `overlapRounds` repeats it.
-  public static let overlapThreads = 16
-
-  /// How many times such a check plays its scenario: 1,000 in a plain build,
-  /// `rounds` under ThreadSanitizer, whose verdict needs no overlap.
+  /// or a lost update. See ``playOverlapping(_:events:sourceLocation:_:)``.
   ///
-  /// Measured on 2 cores with `stress-ng --cpu 2` loading both (chapter 06's
-  /// check-then-set in two `withLock` calls, 100 runs of the check each):
-  /// 2 callbacks × 20 rounds caught it in 0 of 10 runs unloaded; 8 × 200 in 7
-  /// of 10; 8 × 2,000 in 96 of 100 under load; 16 × 1,000 in 100 of 100 under
-  /// load, in 1.5 s for a right fix.
-  public static var overlapRounds: Int { underThreadSanitizer ? rounds : 1000 }
+  /// Two, because more threads than cores take turns instead of meeting:
+  /// released by a spinning barrier on 2 cores, an atomic load-then-store
+  /// guard let two of 2 threads through in 3.4 % of rounds under
+  /// `stress-ng --cpu 2`, two of 16 in 0.3 %.
+  public static let overlapThreads = 2
+
+  /// How many times the kit's own two-step guard must let two threads
+  /// through, in the rounds between a check's rounds, before the check may
+  /// pass: the proof that the threads met within a few instructions of each
+  /// other often enough, on this machine and at this moment, for the
+  /// learner's two-step mistake to have shown.
+  ///
+  /// The kit's guard reads a `Mutex<Bool>` in one `withLock` and sets it in
+  /// another, the shape of the commonest learner mistake, and the check's
+  /// rounds play as many times as the kit's: if each of the kit's rounds
+  /// lets two threads through with a chance p, and the learner's two-step
+  /// code at least as often, the learner's rounds show it 5 times on
+  /// average, and the chance they never do is below e⁻⁵ (1 in 150). In
+  /// practice the learners' two-step code shows far sooner than the kit's:
+  /// under `stress-ng --cpu 2`, chapter 06's check-then-set in two locks
+  /// was caught in 20 runs of 20 (0.1 to 1.2 s each), chapter 12's
+  /// increment in two locks, number read after unlock, atomic load then
+  /// store, and concurrent queue without a barrier each in 10 of 10.
+  public static let requiredMeetings = 5
+
+  /// The fewest rounds an overlap check plays, however soon the threads met.
+  public static let minimumOverlapRounds = 100
+
+  /// How many times a check plays its overlap scenario under
+  /// ThreadSanitizer, whose verdict needs no overlap: `rounds`.
+  public static var overlapRoundsUnderThreadSanitizer: Int { rounds }
+
+  /// How long an overlap check may keep playing before it gives up:
+  /// 12 times the hang bound (12 s by default), within the 15 s the runner
+  /// gives one check. On 2 cores, unloaded, the 100 rounds a check plays at
+  /// least take 0.1 s in chapters 06, 11 and 12, and the kit's guard met 10
+  /// to 24 times in them; with one core loaded by `stress-ng --cpu 1`,
+  /// chapter 12's 5 meetings took 100 to 560 rounds (0.4 to 2.5 s). With
+  /// both cores loaded, a right fix of chapter 12 ran out of time in 6 runs
+  /// of 10: the check then fails with that reason, never passes blind.
+  public static var overlapTimeLimit: Duration { hangBound * 12 }
+
+  /// Plays an overlap check's scenario, `round(1)`, `round(2)`, …, until the
+  /// threads have been seen to meet often enough to decide it.
+  ///
+  /// Whether a check-then-set split over two lock acquisitions lets two
+  /// threads through depends on both reaching it within a few instructions
+  /// of each other, and how often that happens depends on the machine and
+  /// its load: a fixed number of rounds that catches it every time on one
+  /// machine catches it in one run of three on another. So after each of the
+  /// check's rounds the kit releases `overlapThreads` threads the same way
+  /// into a guard of its own that is wrong in exactly that way (a flag
+  /// read in one critical section and set in another), and counts the
+  /// rounds where it let two through. The check passes only once that happened `requiredMeetings`
+  /// times and `minimumOverlapRounds` rounds passed with no failure: a pass
+  /// says how much overlap it saw. If the threads have not met often enough
+  /// within `overlapTimeLimit`, the check fails with that reason instead of
+  /// passing blind.
+  ///
+  /// Under ThreadSanitizer, whose verdict follows from how the threads
+  /// synchronise and needs no overlap, it plays `rounds` rounds and no
+  /// guard of its own (whose lock would order the threads).
+  ///
+  ///     try await SeparateThreads.playOverlapping("the two callbacks", events: events) { round in
+  ///       let outcome = try await fetch(callbacks, delivery: .racingOnSeparateThreads)
+  ///       try events.require(outcome != nil, "One callback decides the result")
+  ///     }
+  ///
+  /// `round` stops the check by throwing, usually through the log's
+  /// `require` or `stop`.
+  public static func playOverlapping(
+    _ what: String,
+    events: EventLog,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ round: (Int) async throws -> Void
+  ) async throws {
+    if underThreadSanitizer {
+      for number in 1...overlapRoundsUnderThreadSanitizer { try await round(number) }
+      events.record("\(what): \(overlapRoundsUnderThreadSanitizer) rounds under ThreadSanitizer")
+      return
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    var (played, meetings) = (0, 0)
+    while meetings < requiredMeetings || played < minimumOverlapRounds {
+      guard clock.now - start < overlapTimeLimit else {
+        try events.stop(
+          "\(what) must meet on two threads at once often enough to decide this check",
+          actual: "in \(played) rounds (\(overlapTimeLimit.formatted)) the kit's own two-step guard let two"
+            + " threads through \(meetings) times, fewer than the \(requiredMeetings) it needs: the machine"
+            + " is too busy for the threads to meet. Nothing was decided; run the check again.",
+          sourceLocation: sourceLocation)
+      }
+      played += 1
+      try await round(played)
+      if await threadsMeet() { meetings += 1 }
+    }
+    events.record(
+      "\(what): \(played) rounds, no failure; between them the kit's own two-step guard let two threads"
+        + " through \(meetings) times, so the threads met")
+  }
+
+  /// Releases `overlapThreads` threads into the kit's own wrong guard, a
+  /// flag read in one critical section and set in another, and says
+  /// whether more than one got through.
+  static func threadsMeet() async -> Bool {
+    let guardFlag = TwoStepGuard()
+    await run((0..<overlapThreads).map { _ in { guardFlag.pass() } })
+    return guardFlag.passed > 1
+  }
+
+  /// The mistake overlap checks look for, made on purpose: the flag is
+  /// read under the lock, then set under it again, so two threads can both
+  /// read `false` in between.
+  private final class TwoStepGuard: Sendable {
+    private let taken = Mutex(false)
+    private let through = Atomic(0)
+
+    var passed: Int { through.load(ordering: .relaxed) }
+
+    func pass() {
+      guard !taken.withLock({ $0 }) else { return }
+      taken.withLock { $0 = true }
+      through.add(1, ordering: .relaxed)
+    }
+  }
 
   /// Whether the checks run under ThreadSanitizer (the runner's race pass).
   public static let underThreadSanitizer = workshop_sanitizer_checks_threads() != 0
@@ -56,7 +172,7 @@ public enum SeparateThreads {
   public static func start(
     _ bodies: [@Sendable () -> Void], whenAllReturned done: @escaping @Sendable () -> Void = {}
   ) {
-    let starting = Rendezvous(parties: bodies.count)
+    let starting = StartingLine(parties: bodies.count)
     let ending = Rendezvous(parties: bodies.count)
     let finished = DispatchGroup()
     for body in bodies {
@@ -131,7 +247,7 @@ public enum SeparateThreads {
   /// A body that suspends resumes on its own thread again; what it awaits
   /// (an actor, the main actor) runs where it always does.
   public static func runTasks(_ bodies: [@Sendable () async -> Void]) async {
-    let starting = Rendezvous(parties: bodies.count)
+    let starting = StartingLine(parties: bodies.count)
     let threads = bodies.indices.map { ThreadExecutor(name: "separate thread \($0 + 1)") }
     defer { for thread in threads { thread.shutDown() } }
     let tasks = zip(bodies, threads).map { body, thread in
@@ -141,6 +257,46 @@ public enum SeparateThreads {
       }
     }
     for task in tasks { await task.value }
+  }
+
+  /// Holds threads until `parties` of them have arrived, then lets them go
+  /// at the same instant.
+  ///
+  /// Waiters spin on an atomic, yielding the core only after 2 ms; the
+  /// last arrival sets a start time 20 µs ahead, and every thread, the last
+  /// one too, spins on the clock until it comes, so none leaves a cache
+  /// line's round trip ahead of the others. A condition variable wakes its
+  /// waiters one by one, each through the condition's lock, microseconds
+  /// apart: released that way, a load-then-store guard let two of 2 threads
+  /// through in none of 3,000 rounds under `stress-ng --cpu 2`, against 94
+  /// released by a spinning barrier.
+  private final class StartingLine: Sendable {
+    private let arrived = Atomic(0)
+    private let parties: Int
+
+    init(parties: Int) { self.parties = parties }
+
+    private let startTime = Atomic<UInt64>(0)
+
+    func arriveAndWait() {
+      if arrived.add(1, ordering: .sequentiallyConsistent).newValue == parties {
+        startTime.store(DispatchTime.now().uptimeNanoseconds + Self.lead, ordering: .sequentiallyConsistent)
+      }
+      let yieldAfter = DispatchTime.now().uptimeNanoseconds + Self.spinning
+      var start = startTime.load(ordering: .sequentiallyConsistent)
+      while start == 0 {
+        if DispatchTime.now().uptimeNanoseconds > yieldAfter { sched_yield() }
+        start = startTime.load(ordering: .sequentiallyConsistent)
+      }
+      while DispatchTime.now().uptimeNanoseconds < start {}
+    }
+    /// How far ahead of the last arrival the start is set: 20 µs, long
+    /// enough for the store to reach every waiter before it.
+    static let lead: UInt64 = 20_000
+    /// How long a waiter spins before it also yields its core: 2 ms. On a
+    /// loaded machine a waiter that yields at once hands its core to the
+    /// load, and the threads meet less often.
+    static let spinning: UInt64 = 2_000_000
   }
 
   /// Parks threads until `parties` of them have arrived.
