@@ -43,13 +43,13 @@ public enum SeparateThreads {
   /// `stress-ng --cpu 2`, two of 16 in 0.3 %.
   public static let overlapThreads = 2
 
-  /// How many times the kit's own two-step guard must let two threads
-  /// through, in the rounds between a check's rounds, before the check may
+  /// How many times the kit's own two-step code must lose an update, in
+  /// the rounds between a check's rounds, before the check may
   /// pass: the proof that the threads met within a few instructions of each
   /// other often enough, on this machine and at this moment, for the
   /// learner's two-step mistake to have shown.
   ///
-  /// The kit's guard reads a `Mutex<Bool>` in one `withLock` and sets it in
+  /// The kit's code reads a `Mutex` in one `withLock` and writes it in
   /// another, the shape of the commonest learner mistake, and the check's
   /// rounds play as many times as the kit's: if each of the kit's rounds
   /// lets two threads through with a chance p, and the learner's two-step
@@ -72,11 +72,13 @@ public enum SeparateThreads {
   /// How long an overlap check may keep playing before it gives up:
   /// 12 times the hang bound (12 s by default), within the 15 s the runner
   /// gives one check. On 2 cores, unloaded, the 100 rounds a check plays at
-  /// least take 0.1 s in chapters 06, 11 and 12, and the kit's guard met 10
-  /// to 24 times in them; with one core loaded by `stress-ng --cpu 1`,
-  /// chapter 12's 5 meetings took 100 to 560 rounds (0.4 to 2.5 s). With
-  /// both cores loaded, a right fix of chapter 12 ran out of time in 6 runs
-  /// of 10: the check then fails with that reason, never passes blind.
+  /// least take 0.1 s in chapters 06, 11 and 12, and the kit's code lost
+  /// updates 10 to 24 times in them. With both cores loaded by
+  /// `stress-ng --cpu 2`, right fixes of chapter 06 passed 30 runs of 30
+  /// (1 to 9.5 s) and of chapter 12 (20 tries a thread) 30 of 30 (1.1 to
+  /// 5.5 s); chapter 11's rounds cost more, and a right fix ran out of time
+  /// in 2 runs of 6 there. A check that runs out of time fails with that
+  /// reason; it never passes blind.
   public static var overlapTimeLimit: Duration { hangBound * 12 }
 
   /// Plays an overlap check's scenario, `round(1)`, `round(2)`, …, until the
@@ -88,11 +90,14 @@ public enum SeparateThreads {
   /// its load: a fixed number of rounds that catches it every time on one
   /// machine catches it in one run of three on another. So after each of the
   /// check's rounds the kit releases `overlapThreads` threads the same way
-  /// into a guard of its own that is wrong in exactly that way (a flag
-  /// read in one critical section and set in another), and counts the
-  /// rounds where it let two through. The check passes only once that happened `requiredMeetings`
-  /// times and `minimumOverlapRounds` rounds passed with no failure: a pass
-  /// says how much overlap it saw. If the threads have not met often enough
+  /// into code of its own that is wrong in exactly that way (a count read
+  /// in one critical section and written in another), and counts the
+  /// rounds where it lost an update. A check whose threads each call the
+  /// learner's code several times a round says so (`callsPerThread`), and
+  /// the kit's threads make as many tries each, so both give the threads
+  /// the same chances to meet. The check passes only once the kit's code
+  /// failed `requiredMeetings` times and `minimumOverlapRounds` rounds passed
+  /// with no failure: a pass says how much overlap it saw. If the threads have not met often enough
   /// within `overlapTimeLimit`, the check fails with that reason instead of
   /// passing blind.
   ///
@@ -109,6 +114,7 @@ public enum SeparateThreads {
   /// `require` or `stop`.
   public static func playOverlapping(
     _ what: String,
+    callsPerThread: Int = 1,
     events: EventLog,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ round: (Int) async throws -> Void
@@ -125,42 +131,47 @@ public enum SeparateThreads {
       guard clock.now - start < overlapTimeLimit else {
         try events.stop(
           "\(what) must meet on two threads at once often enough to decide this check",
-          actual: "in \(played) rounds (\(overlapTimeLimit.formatted)) the kit's own two-step guard let two"
-            + " threads through \(meetings) times, fewer than the \(requiredMeetings) it needs: the machine"
+          actual: "in \(played) rounds (\(overlapTimeLimit.formatted)) the kit's own two-step count lost"
+            + " an update \(meetings) times, fewer than the \(requiredMeetings) it needs: the machine"
             + " is too busy for the threads to meet. Nothing was decided; run the check again.",
           sourceLocation: sourceLocation)
       }
       played += 1
       try await round(played)
-      if await threadsMeet() { meetings += 1 }
+      if await threadsMeet(calls: callsPerThread) { meetings += 1 }
     }
     events.record(
-      "\(what): \(played) rounds, no failure; between them the kit's own two-step guard let two threads"
-        + " through \(meetings) times, so the threads met")
+      "\(what): \(played) rounds, no failure; between them the kit's own two-step count lost an update"
+        + " \(meetings) times, so the threads met")
   }
 
-  /// Releases `overlapThreads` threads into the kit's own wrong guard, a
-  /// flag read in one critical section and set in another, and says
-  /// whether more than one got through.
-  static func threadsMeet() async -> Bool {
-    let guardFlag = TwoStepGuard()
-    await run((0..<overlapThreads).map { _ in { guardFlag.pass() } })
-    return guardFlag.passed > 1
+  /// Releases `overlapThreads` threads into the kit's own wrong counter,
+  /// each adding 1 `calls` times by reading the count in one critical
+  /// section and writing it in another, and says whether an update was
+  /// lost: whether two threads met inside the window.
+  static func threadsMeet(calls: Int) async -> Bool {
+    let counter = TwoStepCounter()
+    await run(
+      (0..<overlapThreads).map { _ in
+        {
+          for _ in 0..<calls { counter.add() }
+        }
+      })
+    return counter.value < overlapThreads * calls
   }
 
-  /// The mistake overlap checks look for, made on purpose: the flag is
-  /// read under the lock, then set under it again, so two threads can both
-  /// read `false` in between.
-  private final class TwoStepGuard: Sendable {
-    private let taken = Mutex(false)
-    private let through = Atomic(0)
+  /// The mistake overlap checks look for, made on purpose: the count is
+  /// read under the lock, then written under it again, so two threads can
+  /// both read the same count in between (with one call each, that is a
+  /// check-then-set in two steps).
+  private final class TwoStepCounter: Sendable {
+    private let count = Mutex(0)
 
-    var passed: Int { through.load(ordering: .relaxed) }
+    var value: Int { count.withLock { $0 } }
 
-    func pass() {
-      guard !taken.withLock({ $0 }) else { return }
-      taken.withLock { $0 = true }
-      through.add(1, ordering: .relaxed)
+    func add() {
+      let read = count.withLock { $0 }
+      count.withLock { $0 = read + 1 }
     }
   }
 

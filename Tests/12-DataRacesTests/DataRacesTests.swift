@@ -180,7 +180,9 @@ struct DataRacesTests {
       events.record(
         "\(threads) threads, released at the same moment, each finish \(perThread) downloads:"
           + " recordFinished() \(perThread) times, round after round")
-      try await SeparateThreads.playOverlapping("downloads finishing on \(threads) threads", events: events) {
+      try await SeparateThreads.playOverlapping(
+        "downloads finishing on \(threads) threads", callsPerThread: perThread, events: events
+      ) {
         round in
         let stats = DownloadStats()
         // One box per thread, read only after every thread is done: a lock
