@@ -35,7 +35,7 @@ public enum SeparateThreads {
   /// two critical sections, an atomic load followed by a separate store. Such
   /// code is free of data races, so ThreadSanitizer stays silent; only a
   /// second thread arriving inside the window shows it, by a double resume
-  /// or a lost update. See ``playOverlapping(_:events:sourceLocation:_:)``.
+  /// or a lost update. See ``playOverlapping(_:callsPerThread:events:sourceLocation:_:)``.
   ///
   /// Two, because more threads than cores take turns instead of meeting:
   /// released by a spinning barrier on 2 cores, an atomic load-then-store
@@ -65,10 +65,6 @@ public enum SeparateThreads {
   /// The fewest rounds an overlap check plays, however soon the threads met.
   public static let minimumOverlapRounds = 100
 
-  /// How many times a check plays its overlap scenario under
-  /// ThreadSanitizer, whose verdict needs no overlap: `rounds`.
-  public static var overlapRoundsUnderThreadSanitizer: Int { rounds }
-
   /// How long an overlap check may keep playing before it gives up:
   /// 12 times the hang bound (12 s by default), within the 15 s the runner
   /// gives one check. On 2 cores, unloaded, the 100 rounds a check plays at
@@ -97,13 +93,13 @@ public enum SeparateThreads {
   /// the kit's threads make as many tries each, so both give the threads
   /// the same chances to meet. The check passes only once the kit's code
   /// failed `requiredMeetings` times and `minimumOverlapRounds` rounds passed
-  /// with no failure: a pass says how much overlap it saw. If the threads have not met often enough
-  /// within `overlapTimeLimit`, the check fails with that reason instead of
-  /// passing blind.
+  /// with no failure: a pass says how much overlap it saw. If the threads
+  /// have not met often enough within `overlapTimeLimit`, the check fails
+  /// with that reason instead of passing blind.
   ///
   /// Under ThreadSanitizer, whose verdict follows from how the threads
-  /// synchronise and needs no overlap, it plays `rounds` rounds and no
-  /// guard of its own (whose lock would order the threads).
+  /// synchronise and needs no overlap, it plays `rounds` rounds and none of
+  /// the kit's own code (whose lock would order the threads).
   ///
   ///     try await SeparateThreads.playOverlapping("the two callbacks", events: events) { round in
   ///       let outcome = try await fetch(callbacks, delivery: .racingOnSeparateThreads)
@@ -120,8 +116,8 @@ public enum SeparateThreads {
     _ round: (Int) async throws -> Void
   ) async throws {
     if underThreadSanitizer {
-      for number in 1...overlapRoundsUnderThreadSanitizer { try await round(number) }
-      events.record("\(what): \(overlapRoundsUnderThreadSanitizer) rounds under ThreadSanitizer")
+      for number in 1...rounds { try await round(number) }
+      events.record("\(what): \(rounds) rounds under ThreadSanitizer")
       return
     }
     let clock = ContinuousClock()
@@ -283,11 +279,10 @@ public enum SeparateThreads {
   /// released by a spinning barrier.
   private final class StartingLine: Sendable {
     private let arrived = Atomic(0)
+    private let startTime = Atomic<UInt64>(0)  // 0 until the last arrival sets it.
     private let parties: Int
 
     init(parties: Int) { self.parties = parties }
-
-    private let startTime = Atomic<UInt64>(0)
 
     func arriveAndWait() {
       if arrived.add(1, ordering: .sequentiallyConsistent).newValue == parties {
@@ -301,9 +296,11 @@ public enum SeparateThreads {
       }
       while DispatchTime.now().uptimeNanoseconds < start {}
     }
+
     /// How far ahead of the last arrival the start is set: 20 µs, long
     /// enough for the store to reach every waiter before it.
     static let lead: UInt64 = 20_000
+
     /// How long a waiter spins before it also yields its core: 2 ms. On a
     /// loaded machine a waiter that yields at once hands its core to the
     /// load, and the threads meet less often.
