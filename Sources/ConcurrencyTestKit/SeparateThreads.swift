@@ -35,7 +35,7 @@ public enum SeparateThreads {
   /// two critical sections, an atomic load followed by a separate store. Such
   /// code is free of data races, so ThreadSanitizer stays silent; only a
   /// second thread arriving inside the window shows it, by a double resume
-  /// or a lost update. See ``playOverlapping(_:callsPerThread:events:sourceLocation:_:)``.
+  /// or a lost update. See ``playOverlapping(_:callsPerThread:minimumRounds:events:sourceLocation:_:)``.
   ///
   /// Two, because more threads than cores take turns instead of meeting:
   /// released by a spinning barrier on 2 cores, an atomic load-then-store
@@ -92,8 +92,10 @@ public enum SeparateThreads {
   /// learner's code several times a round says so (`callsPerThread`), and
   /// the kit's threads make as many tries each, so both give the threads
   /// the same chances to meet. The check passes only once the kit's code
-  /// failed `requiredMeetings` times and `minimumOverlapRounds` rounds passed
-  /// with no failure: a pass says how much overlap it saw. If the threads
+  /// failed `requiredMeetings` times and `minimumRounds` rounds
+  /// (`minimumOverlapRounds` unless the check needs more, because its
+  /// learner's window is narrower than the kit's) passed with no failure:
+  /// a pass says how much overlap it saw. If the threads
   /// have not met often enough within `overlapTimeLimit`, the check fails
   /// with that reason instead of passing blind.
   ///
@@ -111,6 +113,7 @@ public enum SeparateThreads {
   public static func playOverlapping(
     _ what: String,
     callsPerThread: Int = 1,
+    minimumRounds: Int = minimumOverlapRounds,
     events: EventLog,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ round: (Int) async throws -> Void
@@ -123,7 +126,7 @@ public enum SeparateThreads {
     let clock = ContinuousClock()
     let start = clock.now
     var (played, meetings) = (0, 0)
-    while meetings < requiredMeetings || played < minimumOverlapRounds {
+    while meetings < requiredMeetings || played < minimumRounds {
       guard clock.now - start < overlapTimeLimit else {
         try events.stop(
           "\(what) must meet on two threads at once often enough to decide this check",

@@ -204,6 +204,15 @@ private func waitForShown(_ location: Location, _ events: EventLog) async throws
 
 @Suite("11 Async streams: location feed", .exercising("locationUpdates(from:)"))
 struct LocationFeedTests {
+  /// How many rounds the closing check plays at least, five times the
+  /// kit's minimum: each burst round (`DeliveryBurst`) meets a stop checked
+  /// in one step and marked in another (an `Atomic` loaded, then stored)
+  /// with a chance of about 1 % here, unloaded (caught in rounds 20 to 442
+  /// of 500, in 9 runs of 10); with one core loaded it was caught in 6 runs
+  /// of 10, with both in 4, so that fix is kept as a finding. Unloaded, a
+  /// right fix passes in 0.9 s; with `stress-ng --cpu 2`, in 6.5 to 12 s,
+  /// and in 1 run of 5 the machine was too busy (said, never passed).
+  static let overlapRounds = 500
   @Test("Delivers each fix to a screen that keeps up")
   func deliversFixes() async throws {
     let events = EventLog()
@@ -285,7 +294,7 @@ struct LocationFeedTests {
   func closesWhileDelivering() async throws {
     let summary = EventLog()
     try await SeparateThreads.playOverlapping(
-      "the provider's thread and the closing screen's", events: summary
+      "the provider's thread and the closing screen's", minimumRounds: Self.overlapRounds, events: summary
     ) {
       round in
       let events = EventLog()
@@ -316,14 +325,15 @@ struct LocationFeedTests {
         _ = delegate.provider(didUpdate: lake)
       }
       let close: @Sendable () -> Void = { screen.cancel() }
-      // Three ways, in turn: at the same moment, and each side first on its
-      // own thread with nothing ordering the two (the stream's own lock
-      // orders them for ThreadSanitizer when the provider comes first, so
-      // that order alone would hide a flag shared without a lock).
-      // The plain run plays each order once, then only the overlap, the
-      // round the kit counts meetings for; ThreadSanitizer plays all three
-      // in turn.
-      let way = SeparateThreads.underThreadSanitizer || round <= 2 ? round % 3 : 1
+      // Four ways: each side first on its own thread with nothing ordering
+      // the two (the stream's own lock orders them for ThreadSanitizer when
+      // the provider comes first, so that order alone would hide a flag
+      // shared without a lock), both at the same moment, and the overlap:
+      // the provider delivering fix after fix from before the screen closes
+      // until after it has closed. ThreadSanitizer plays the first three in
+      // turn; the plain run plays each once, then only the overlap, the
+      // round the kit counts meetings for.
+      let way = SeparateThreads.underThreadSanitizer ? round % 3 : round <= 3 ? round % 3 : 3
       switch way {
       case 0:
         events.record(
@@ -335,11 +345,20 @@ struct LocationFeedTests {
           "round \(round): the provider delivers 3 fixes on its thread while the screen's task is cancelled on"
             + " another, at the same moment")
         await SeparateThreads.run([deliver, close])
-      default:
+      case 2:
         events.record(
           "round \(round): the provider delivers 3 fixes on its thread; then the screen's task is cancelled on"
             + " another, nothing ordering the two")
         await SeparateThreads.inTurn(deliver, then: close)
+      default:
+        let burst = DeliveryBurst()
+        await SeparateThreads.run([
+          { burst.deliverUntilClosed(to: delegate, home) },
+          { burst.closeWhileDelivering(close) },
+        ])
+        events.record(
+          "round \(round): the provider delivered \(burst.delivered) fixes, one after another, on its thread"
+            + " while the screen's task was cancelled on another")
       }
       events.record("both threads are done")
       try await executor.run(
@@ -390,6 +409,64 @@ struct LocationFeedTests {
       try await nextFix(&fixes, events: events), equals: "the loop ends",
       "After the error, the stream has ended")
   }
+}
+
+/// The overlap of chapter 11's closing check, made to happen whatever the
+/// two paths cost: the provider's thread delivers fix after fix from the
+/// moment the closing thread starts until after it has returned, so the
+/// closing meets a delivery in flight, and a stop the learner's code checks
+/// in one step and marks in another meets its check on the provider's
+/// thread. Released at one moment instead, the provider's first fix took
+/// about 9 µs here and the closing reached the provider's `stopUpdates()`
+/// in about 5 µs, so the two rarely met: an `Atomic` state loaded and then
+/// stored stopped the provider twice in 0 to 2 rounds of 3,000; with the
+/// burst, in 9 to 26 rounds of 2,000 (each fix on the provider's side takes
+/// a few hundred ns, and the window is a few ns).
+private final class DeliveryBurst: Sendable {
+  private let delivering = Atomic(false)
+  private let closed = Atomic(false)
+  private let count = Atomic(0)
+
+  /// How many fixes the provider delivered.
+  var delivered: Int { count.load(ordering: .relaxed) }
+
+  /// Delivers `fix` until the closing thread has returned, then three more;
+  /// gives up after the hang bound, so a closing that never returns is
+  /// reported by the check's own wait, not here. Past `patience` it also
+  /// yields its core between fixes: on a loaded machine the closing thread
+  /// may be waiting for one.
+  func deliverUntilClosed(to delegate: any LocationProviderDelegate, _ fix: Location) {
+    let start = ContinuousClock.now
+    var after = 0
+    while after < 3 {
+      _ = delegate.provider(didUpdate: fix)
+      count.add(1, ordering: .relaxed)
+      delivering.store(true, ordering: .relaxed)
+      if closed.load(ordering: .relaxed) {
+        after += 1
+      } else if delivered % 16 == 0 {
+        let waited = ContinuousClock.now - start
+        if waited > hangBound { return }
+        if waited > Self.patience { sched_yield() }
+      }
+    }
+  }
+
+  /// Waits until the provider is delivering, then runs `close`.
+  func closeWhileDelivering(_ close: () -> Void) {
+    let start = ContinuousClock.now
+    while !delivering.load(ordering: .relaxed) {
+      let waited = ContinuousClock.now - start
+      if waited > hangBound { break }
+      if waited > Self.patience { sched_yield() }
+    }
+    close()
+    closed.store(true, ordering: .relaxed)
+  }
+
+  /// How long either side spins before it yields its core: 50 µs, ten
+  /// times what a closing takes here unloaded.
+  private static let patience = Duration.microseconds(50)
 }
 
 // MARK: - The analytics log and its uploader
