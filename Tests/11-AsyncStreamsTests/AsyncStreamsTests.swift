@@ -351,14 +351,15 @@ struct LocationFeedTests {
             + " another, nothing ordering the two")
         await SeparateThreads.inTurn(deliver, then: close)
       default:
+        events.record(
+          "round \(round): the provider delivers fix after fix on its thread while the screen's task is"
+            + " cancelled on another")
         let burst = DeliveryBurst()
         await SeparateThreads.run([
           { burst.deliverUntilClosed(to: delegate, home) },
           { burst.closeWhileDelivering(close) },
         ])
-        events.record(
-          "round \(round): the provider delivered \(burst.delivered) fixes, one after another, on its thread"
-            + " while the screen's task was cancelled on another")
+        events.record("round \(round): the provider delivered \(burst.delivered) fixes in all")
       }
       events.record("both threads are done")
       try await executor.run(
