@@ -19,6 +19,24 @@ import Testing
 /// a `for` loop over an array on one thread before its call hid chapter 11's
 /// unlocked flag in 120 rounds of 120, while the same calls written out were
 /// reported in 20 of 20 (a loop over a range hides nothing).
+///
+/// A check graded by ThreadSanitizer plays its scenario ``rounds`` times,
+/// each time with the two sides on two threads released together:
+///
+///     let counter = HitCounter()  // The code under test.
+///     for _ in 1...SeparateThreads.rounds {
+///       await SeparateThreads.run([
+///         { counter.add() },  // One caller on its thread...
+///         { counter.add() },  // ...as another calls on a second one.
+///       ])
+///     }
+///     #expect(counter.total == 2 * SeparateThreads.rounds)
+///     // Under ThreadSanitizer (the race pass), a count kept without a lock
+///     // is reported here even in a round where no update was lost.
+///
+/// A mistake that shows only when the two sides overlap, with no data race
+/// for ThreadSanitizer to see, needs the overlap proven instead:
+/// ``playOverlapping(_:callsPerThread:minimumRounds:events:sourceLocation:_:)``.
 public enum SeparateThreads {
   /// How many times a race check plays its scenario. ThreadSanitizer's
   /// verdict follows from how the threads synchronise, not from timing, but

@@ -123,6 +123,22 @@ extension StepExecutor {
 
 /// A task started by ``StepExecutor/spawn(_:_:)`` whose outcome the test can
 /// read without awaiting it.
+///
+/// Reading it never runs the task: between two ``StepExecutor/runUntilIdle()``
+/// calls its outcome is a fact, so a check can say "still waiting" as surely
+/// as "finished":
+///
+///     let executor = StepExecutor()
+///     let screen = executor.spawn("the screen") {
+///       var shown = 0
+///       for try await _ in locationUpdates(from: provider) { shown += 1 }
+///       return shown
+///     }
+///     executor.runUntilIdle()
+///     #expect(!screen.isFinished)  // Parked in the stream's next().
+///     screen.cancel()
+///     try await executor.run(until: { screen.isFinished }, "the screen's loop to end")
+///     #expect(screen.value == 0)  // The loop ended, having shown nothing.
 public final class Spawned<Value: Sendable>: Sendable {
   /// The name used in the event log.
   public let name: String
