@@ -245,4 +245,13 @@ struct EndToEndTests {
     #expect(out.isEmpty)
     #expect(err.contains("no chapter 'pasing'. Did you mean 01 (Passing)?"))
   }
+
+  @Test("A chapter number the course does not have is a usage error that says which numbers it has")
+  func unknownChapterNumber() async throws {
+    let (status, out, err) = try await workshop(["check", "99"])
+    #expect(status == 64)
+    #expect(out.isEmpty)
+    #expect(err.contains("no chapter 99: this workshop has chapters 01 to "), "\(err)")
+    #expect(err.contains("swift run workshop list"), "\(err)")
+  }
 }

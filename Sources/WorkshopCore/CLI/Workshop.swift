@@ -325,8 +325,10 @@ public struct Workshop {
     }
     if let chapter = workspace.curriculum.chapter(matching: query) { return chapter }
     var message = "error: no chapter '\(query)'."
-    if let number = Int(query), (1...13).contains(number) {
-      message = "error: chapter \(number) is not in this copy of the workshop yet (see README.md)."
+    let chapters = workspace.curriculum.chapters
+    if let number = Int(query), let first = chapters.first, let last = chapters.last {
+      message =
+        "error: no chapter \(number): this workshop has chapters \(first.paddedNumber) to \(last.paddedNumber)."
     } else if let guess = workspace.curriculum.suggestion(for: query) {
       message += " Did you mean \(guess.paddedNumber) (\(guess.title))?"
     }
