@@ -35,7 +35,7 @@ extension SeparateThreads {
   /// was caught in 20 runs of 20 (0.1 to 1.2 s each), chapter 12's
   /// increment in two locks, number read after unlock, atomic load then
   /// store, and concurrent queue without a barrier each in 10 of 10.
-  public static let requiredMeetings = 5
+  public static let requiredMeetings = 10
 
   /// The fewest rounds an overlap check plays, however soon the threads met.
   public static let minimumOverlapRounds = 100
@@ -140,13 +140,13 @@ extension SeparateThreads {
   /// both read the same count in between (with one call each, that is a
   /// check-then-set in two steps).
   private final class TwoStepCounter: Sendable {
-    private let count = Mutex(0)
+    private let count = Atomic(0)
 
-    var value: Int { count.withLock { $0 } }
+    var value: Int { count.load(ordering: .sequentiallyConsistent) }
 
     func add() {
-      let read = count.withLock { $0 }
-      count.withLock { $0 = read + 1 }
+      let read = count.load(ordering: .acquiring)
+      count.store(read + 1, ordering: .releasing)
     }
   }
 }

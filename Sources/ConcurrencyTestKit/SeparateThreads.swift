@@ -49,24 +49,28 @@ public enum SeparateThreads {
   /// Whether the checks run under ThreadSanitizer (the runner's race pass).
   public static let underThreadSanitizer = workshop_sanitizer_checks_threads() != 0
 
-  /// Starts one thread per closure, releases them together once all have
-  /// started, and calls `done` (on one of them) when every closure returned.
+  /// Runs each closure on a thread of its own, releases them together once
+  /// all are ready, and calls `done` (on one of them) when every closure
+  /// returned. The threads are the kit's parked ones (``ParkedThreads``),
+  /// each on a core of its own where the platform allows.
   public static func start(
     _ bodies: [@Sendable () -> Void], whenAllReturned done: @escaping @Sendable () -> Void = {}
   ) {
     let starting = StartingLine(parties: bodies.count)
     let ending = Rendezvous(parties: bodies.count)
     let finished = DispatchGroup()
-    for body in bodies {
+    for (place, body) in bodies.enumerated() {
       finished.enter()
-      Thread.detachNewThread {
-        starting.arriveAndWait()
-        body()
-        // No thread ends before every closure has returned: a thread's end
-        // can order what it did before the others' accesses.
-        ending.arriveAndWait()
-        finished.leave()
-      }
+      ParkedThreads.run(
+        onCore: place,
+        {
+          starting.arriveAndWait(onCore: place)
+          body()
+          // No thread moves on before every closure has returned: what a
+          // thread does next (park, end) can order what it did before the
+          // others' accesses.
+          ending.arriveAndWait()
+        }, thenOnceParked: { finished.leave() })
     }
     finished.notify(queue: .global(), execute: done)
   }
@@ -134,52 +138,11 @@ public enum SeparateThreads {
     defer { for thread in threads { thread.shutDown() } }
     let tasks = zip(bodies, threads).map { body, thread in
       Task(executorPreference: thread) {
-        starting.arriveAndWait()
+        starting.arriveAndWait(onCore: nil)
         await body()
       }
     }
     for task in tasks { await task.value }
-  }
-
-  /// Holds threads until `parties` of them have arrived, then lets them go
-  /// at the same instant.
-  ///
-  /// Waiters spin on an atomic, yielding the core only after 2 ms; the
-  /// last arrival sets a start time 20 µs ahead, and every thread, the last
-  /// one too, spins on the clock until it comes, so none leaves a cache
-  /// line's round trip ahead of the others. A condition variable wakes its
-  /// waiters one by one, each through the condition's lock, microseconds
-  /// apart: released that way, a load-then-store guard let two of 2 threads
-  /// through in none of 3,000 rounds under `stress-ng --cpu 2`, against 94
-  /// released by a spinning barrier.
-  private final class StartingLine: Sendable {
-    private let arrived = Atomic(0)
-    private let startTime = Atomic<UInt64>(0)  // 0 until the last arrival sets it.
-    private let parties: Int
-
-    init(parties: Int) { self.parties = parties }
-
-    func arriveAndWait() {
-      if arrived.add(1, ordering: .sequentiallyConsistent).newValue == parties {
-        startTime.store(DispatchTime.now().uptimeNanoseconds + Self.lead, ordering: .sequentiallyConsistent)
-      }
-      let yieldAfter = DispatchTime.now().uptimeNanoseconds + Self.spinning
-      var start = startTime.load(ordering: .sequentiallyConsistent)
-      while start == 0 {
-        if DispatchTime.now().uptimeNanoseconds > yieldAfter { sched_yield() }
-        start = startTime.load(ordering: .sequentiallyConsistent)
-      }
-      while DispatchTime.now().uptimeNanoseconds < start {}
-    }
-
-    /// How far ahead of the last arrival the start is set: 20 µs, long
-    /// enough for the store to reach every waiter before it.
-    static let lead: UInt64 = 20_000
-
-    /// How long a waiter spins before it also yields its core: 2 ms. On a
-    /// loaded machine a waiter that yields at once hands its core to the
-    /// load, and the threads meet less often.
-    static let spinning: UInt64 = 2_000_000
   }
 
   /// Parks threads until `parties` of them have arrived.
