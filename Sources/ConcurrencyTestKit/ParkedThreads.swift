@@ -32,7 +32,8 @@ enum ParkedThreads {
   }
 
   /// Pins the calling thread to the `place`-th core (counting round again
-  /// past the last) that this process may use.
+  /// past the last) that this process may use, counting from one its
+  /// process ID picks, so that processes grading side by side spread out.
   ///
   /// Linux balances load, not threads: with a busy process on each of two
   /// cores, it may keep two spinning threads on one core, taking turns

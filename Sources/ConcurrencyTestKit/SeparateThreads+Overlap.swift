@@ -13,28 +13,28 @@ extension SeparateThreads {
   /// or a lost update. See ``playOverlapping(_:callsPerThread:minimumRounds:events:sourceLocation:_:)``.
   ///
   /// Two, because more threads than cores take turns instead of meeting:
-  /// released by a spinning barrier on 2 cores, an atomic load-then-store
+  /// released at one start time on 2 cores, an atomic load-then-store
   /// guard let two of 2 threads through in 3.4 % of rounds under
   /// `stress-ng --cpu 2`, two of 16 in 0.3 %.
   public static let overlapThreads = 2
 
   /// How many times the kit's own two-step code must lose an update, in
-  /// the rounds between a check's rounds, before the check may
-  /// pass: the proof that the threads met within a few instructions of each
-  /// other often enough, on this machine and at this moment, for the
-  /// learner's two-step mistake to have shown.
+  /// the rounds between a check's rounds, before the check may pass: the
+  /// proof that the threads met within a few instructions of each other
+  /// often enough, on this machine and at this moment, for the learner's
+  /// two-step mistake to have shown.
   ///
-  /// The kit's code reads a `Mutex` in one `withLock` and writes it in
-  /// another, the shape of the commonest learner mistake, and the check's
-  /// rounds play as many times as the kit's: if each of the kit's rounds
-  /// lets two threads through with a chance p, and the learner's two-step
-  /// code at least as often, the learner's rounds show it 5 times on
-  /// average, and the chance they never do is below e⁻⁵ (1 in 150). In
-  /// practice the learners' two-step code shows far sooner than the kit's:
-  /// under `stress-ng --cpu 2`, chapter 06's check-then-set in two locks
-  /// was caught in 20 runs of 20 (0.1 to 1.2 s each), chapter 12's
-  /// increment in two locks, number read after unlock, atomic load then
-  /// store, and concurrent queue without a barrier each in 10 of 10.
+  /// The kit's code loads an `Atomic` count and then stores it, the
+  /// narrowest window of the mistakes these checks look for (a `Mutex`
+  /// read in one `withLock` and written in another is far wider), and the
+  /// check's rounds play as many times as the kit's: if each of the kit's
+  /// rounds lets two threads through with a chance p, and the learner's
+  /// two-step code at least as often, the learner's rounds show it 10 times
+  /// on average, and the chance they never do is below e⁻¹⁰ (1 in 22,000).
+  /// The kit's code was a `Mutex` taken twice until chapter 06's blind
+  /// `Atomic` load-then-store passed in CI: on a loaded machine a thread
+  /// preempted inside that wider window lost updates whether or not the
+  /// threads ever met, and the check stopped after its 100 rounds.
   public static let requiredMeetings = 10
 
   /// The fewest rounds an overlap check plays, however soon the threads met.
@@ -42,15 +42,13 @@ extension SeparateThreads {
 
   /// How long an overlap check may keep playing before it gives up:
   /// 12 times the hang bound (12 s by default), within the 15 s the runner
-  /// gives one check. On 2 cores, unloaded, the 100 rounds a check plays at
-  /// least take 0.1 s in chapters 06, 11 and 12, and the kit's code lost
-  /// updates 10 to 24 times in them. With both cores loaded by
-  /// `stress-ng --cpu 2`, right fixes of chapter 06 passed 30 runs of 30
-  /// (1 to 9.5 s) and of chapter 12 (20 tries a thread) 30 of 30 (1.1 to
-  /// 5.5 s); chapter 11's closing check, which plays 500 rounds of a dearer
-  /// scenario, passed right fixes in 4 runs of 5 each (6.5 to 12 s) and
-  /// ran out of time in the fifth. A check that runs out of time fails with
-  /// that reason; it never passes blind.
+  /// gives one check. On 2 cores loaded by `stress-ng --cpu 2`, right fixes
+  /// of chapter 06 passed 20 runs of 20 (0.2 to 0.8 s) and of chapter 12
+  /// (20 tries a thread) 20 of 20 (0.3 to 0.5 s); chapter 11's closing
+  /// check, which plays at least 500 rounds of a dearer scenario, passed in
+  /// 8 runs of 10 (1.6 to 6.8 s) and ran out of time in the other two. A
+  /// check that runs out of time fails with that reason; it never passes
+  /// blind.
   public static var overlapTimeLimit: Duration { hangBound * 12 }
 
   /// Plays an overlap check's scenario, `round(1)`, `round(2)`, …, until the
@@ -62,8 +60,8 @@ extension SeparateThreads {
   /// its load: a fixed number of rounds that catches it every time on one
   /// machine catches it in one run of three on another. So after each of the
   /// check's rounds the kit releases `overlapThreads` threads the same way
-  /// into code of its own that is wrong in exactly that way (a count read
-  /// in one critical section and written in another), and counts the
+  /// into code of its own that is wrong in exactly that way (an `Atomic`
+  /// count loaded, then stored), and counts the
   /// rounds where it lost an update. A check whose threads each call the
   /// learner's code several times a round says so (`callsPerThread`), and
   /// the kit's threads make as many tries each, so both give the threads
@@ -77,7 +75,7 @@ extension SeparateThreads {
   ///
   /// Under ThreadSanitizer, whose verdict follows from how the threads
   /// synchronise and needs no overlap, it plays `rounds` rounds and none of
-  /// the kit's own code (whose lock would order the threads).
+  /// the kit's own code (whose atomics would order the threads).
   ///
   ///     try await SeparateThreads.playOverlapping("the two callbacks", events: events) { round in
   ///       let outcome = try await fetch(callbacks, delivery: .racingOnSeparateThreads)
@@ -121,9 +119,9 @@ extension SeparateThreads {
   }
 
   /// Releases `overlapThreads` threads into the kit's own wrong counter,
-  /// each adding 1 `calls` times by reading the count in one critical
-  /// section and writing it in another, and says whether an update was
-  /// lost: whether two threads met inside the window.
+  /// each adding 1 `calls` times by loading the count and then storing it,
+  /// and says whether an update was lost: whether two threads met inside
+  /// the window.
   static func threadsMeet(calls: Int) async -> Bool {
     let counter = TwoStepCounter()
     await run(
@@ -135,10 +133,10 @@ extension SeparateThreads {
     return counter.value < overlapThreads * calls
   }
 
-  /// The mistake overlap checks look for, made on purpose: the count is
-  /// read under the lock, then written under it again, so two threads can
-  /// both read the same count in between (with one call each, that is a
-  /// check-then-set in two steps).
+  /// The mistake overlap checks look for, made on purpose in its narrowest
+  /// form: the count is loaded, then stored, so two threads can both load
+  /// the same count in between (with one call each, that is a check-then-set
+  /// in two steps).
   private final class TwoStepCounter: Sendable {
     private let count = Atomic(0)
 

@@ -1,4 +1,5 @@
 import ConcurrencyTestKit
+import Foundation
 import Synchronization
 import Testing
 
@@ -33,6 +34,22 @@ private final class OneStepGuard: Sendable {
   }
 }
 
+/// A flag loaded and then stored: the narrowest two-step window, which
+/// passed chapter 06's check in CI while the kit proved meetings with a
+/// wider one.
+private final class LoadThenStoreGuard: Sendable {
+  private let taken = Atomic(false)
+  private let through = Atomic(0)
+
+  var passed: Int { through.load(ordering: .relaxed) }
+
+  func pass() {
+    guard !taken.load(ordering: .acquiring) else { return }
+    taken.store(true, ordering: .releasing)
+    through.add(1, ordering: .relaxed)
+  }
+}
+
 private struct TwoThreadsGotThrough: Error {}
 
 @Suite("SeparateThreads")
@@ -55,6 +72,42 @@ struct SeparateThreadsTests {
   }
 
   @Test(
+    "An overlap check catches an Atomic loaded in one step and stored in the next before it may pass",
+    .enabled(if: !SeparateThreads.underThreadSanitizer, "ThreadSanitizer plays no overlap rounds"))
+  func catchesLoadThenStore() async {
+    let events = EventLog()
+    await #expect(throws: TwoThreadsGotThrough.self) {
+      try await SeparateThreads.playOverlapping("a load-then-store guard", events: events) { _ in
+        let guardFlag = LoadThenStoreGuard()
+        await SeparateThreads.run(
+          (0..<SeparateThreads.overlapThreads).map { _ in { guardFlag.pass() } })
+        if guardFlag.passed > 1 { throw TwoThreadsGotThrough() }
+      }
+    }
+  }
+
+  @Test("A closure that never returns keeps its thread; the next release runs on others")
+  func stuckThreadIsNotReused() async throws {
+    let stuck = WaitableFlag()
+    let unblock = WaitableFlag()
+    SeparateThreads.start([
+      {
+        stuck.raise()
+        unblock.wait()
+      },
+      {},
+    ])
+    stuck.wait()
+    let events = EventLog()
+    let ran = Tally()
+    try await events.withinTimeLimit("a release while another thread is stuck") {
+      await SeparateThreads.run([{ ran.add() }, { ran.add() }])
+    }
+    unblock.raise()
+    #expect(ran.count == 2, "Both closures of the next release ran")
+  }
+
+  @Test(
     "A right guard passes only after the least rounds and the kit's own code lost updates enough times",
     .enabled(if: !SeparateThreads.underThreadSanitizer, "ThreadSanitizer plays no overlap rounds"),
     arguments: [nil, 3 * SeparateThreads.minimumOverlapRounds])
@@ -74,4 +127,31 @@ struct SeparateThreadsTests {
     #expect(summary.contains("no failure"))
     #expect(summary.contains("lost an update"))
   }
+}
+
+/// A flag one thread waits on until another raises it.
+private final class WaitableFlag: @unchecked Sendable {
+  // Guarded by `condition`.
+  private var raised = false
+  private let condition = NSCondition()
+
+  func raise() {
+    condition.withLock {
+      raised = true
+      condition.broadcast()
+    }
+  }
+
+  func wait() {
+    condition.withLock {
+      while !raised { condition.wait() }
+    }
+  }
+}
+
+/// A count threads add to.
+private final class Tally: Sendable {
+  private let value = Atomic(0)
+  var count: Int { value.load(ordering: .relaxed) }
+  func add() { value.add(1, ordering: .relaxed) }
 }

@@ -13,7 +13,8 @@ int workshop_sanitizer_annotates_mutex(void);
 int workshop_sanitizer_checks_threads(void);
 
 /// Pins the calling thread to the `place`-th core (counting from 0, round
-/// again past the last) that the process may run on. Returns 1 if it did, 0
+/// again past the last) that the process may run on, starting from a core
+/// picked by the process ID. Returns 1 if it did, 0
 /// where the platform cannot pin (anywhere but Linux) or the call failed.
 int workshop_pin_thread_to_allowed_cpu(int place);
 
