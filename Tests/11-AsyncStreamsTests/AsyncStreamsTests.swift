@@ -119,15 +119,15 @@ private final class FakeProvider: LocationProvider {
     }
   }
 
-  /// Runs `body` on a new thread and waits until it has returned.
+  /// Runs `body` on a thread of its own and waits until it has returned.
+  /// The thread is one of the kit's parked ones: the closing check plays
+  /// hundreds of rounds, and a new thread a round cost milliseconds on a
+  /// loaded machine.
   private func onProviderThread(
     _ description: String, sourceLocation: SourceLocation, _ body: @escaping @Sendable () -> Void
   ) async throws {
     let done = WaitFlag()
-    Thread.detachNewThread {
-      body()
-      done.raise()
-    }
+    SeparateThreads.start([body], whenAllReturned: { done.raise() })
     try await events.withinTimeLimit(description, sourceLocation: sourceLocation) { await done.wait() }
   }
 }
