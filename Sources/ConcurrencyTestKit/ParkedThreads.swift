@@ -12,13 +12,15 @@ import Synchronization
 /// so overlap checks, which need hundreds of releases, stay within their
 /// time limit under load.
 ///
-/// A thread whose closure never returns is never parked again: the next
-/// release on that core gets a new thread.
+/// A release's threads park only once every closure of it has returned
+/// (see ``SeparateThreads/start(_:whenAllReturned:)``): if one never
+/// returns, none of them parks again, and the next release gets new threads.
 enum ParkedThreads {
   /// Runs `job` on a parked thread pinned to the `place`-th core this
   /// process may use, or on a new one if none is parked there.
-  /// Once `job` has returned, the thread parks and then calls `parked`,
-  /// so that a release that follows finds it.
+  /// Once `job` has returned, the thread is listed as parked, then calls
+  /// `parked`, so that a release that follows finds it (and hands it its
+  /// next job, which it takes once `parked` has returned).
   static func run(
     onCore place: Int, _ job: @escaping @Sendable () -> Void,
     thenOnceParked parked: @escaping @Sendable () -> Void

@@ -91,7 +91,9 @@ public enum SeparateThreads {
   ///     await SeparateThreads.inTurn({ screen.cancel() }, then: { _ = delegate.provider(didUpdate: home) })
   ///     await SeparateThreads.inTurn({ _ = delegate.provider(didUpdate: home) }, then: { screen.cancel() })
   ///
-  /// If `first` does not return within the hang bound, `second` runs anyway.
+  /// If `first` does not return within the hang bound, `second` runs
+  /// anyway; the call itself returns only once both have (a check that may
+  /// hang wraps it in its log's `withinTimeLimit`).
   public static func inTurn(
     _ first: @escaping @Sendable () -> Void, then second: @escaping @Sendable () -> Void
   ) async {

@@ -9,10 +9,22 @@
 #include <sched.h>
 #include <unistd.h>
 
+// The cores the process may use, read once as it loads, on its main thread.
+// Read later, `sched_getaffinity(0, ...)` gives the calling thread's mask,
+// which a thread inherits from the one that created it: a pool thread
+// created by an already pinned thread would see a single core, and two
+// threads meant for two cores would share it.
+static cpu_set_t process_cores;
+static int process_cores_known;
+
+__attribute__((constructor)) static void workshop_read_process_cores(void) {
+  CPU_ZERO(&process_cores);
+  process_cores_known = sched_getaffinity(0, sizeof process_cores, &process_cores) == 0;
+}
+
 int workshop_pin_thread_to_allowed_cpu(int place) {
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return 0;
+  if (!process_cores_known) return 0;
+  cpu_set_t allowed = process_cores;
   int count = CPU_COUNT(&allowed);
   if (count == 0 || place < 0) return 0;
   // Processes that grade side by side (the runner's lanes) start at
