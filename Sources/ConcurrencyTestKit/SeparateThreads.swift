@@ -64,7 +64,7 @@ public enum SeparateThreads {
       ParkedThreads.run(
         onCore: place,
         {
-          starting.arriveAndWait(onCore: place)
+          starting.arriveAndWait()
           body()
           // No thread moves on before every closure has returned: what a
           // thread does next (park, end) can order what it did before the
@@ -138,9 +138,11 @@ public enum SeparateThreads {
     let starting = StartingLine(parties: bodies.count)
     let threads = bodies.indices.map { ThreadExecutor(name: "separate thread \($0 + 1)") }
     defer { for thread in threads { thread.shutDown() } }
-    let tasks = zip(bodies, threads).map { body, thread in
-      Task(executorPreference: thread) {
-        starting.arriveAndWait(onCore: nil)
+    let tasks = zip(bodies, threads).enumerated().map { place, pair in
+      let (body, thread) = pair
+      return Task(executorPreference: thread) {
+        ParkedThreads.pinCurrentThread(toCore: place)
+        starting.arriveAndWait()
         await body()
       }
     }

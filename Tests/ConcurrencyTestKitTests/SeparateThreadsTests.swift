@@ -50,6 +50,31 @@ private final class LoadThenStoreGuard: Sendable {
   }
 }
 
+/// A guard meant to let one thread of many through.
+private protocol OnceGuard: Sendable {
+  /// How many threads got through.
+  var passed: Int { get }
+  func pass()
+}
+
+extension TwoStepGuard: OnceGuard {}
+extension LoadThenStoreGuard: OnceGuard {}
+
+/// The two-step mistakes an overlap check must catch, widest window first.
+private enum TwoStepMistake: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case checkThenSetInTwoLocks = "a check-then-set split over two locks"
+  case atomicLoadThenStore = "an Atomic loaded in one step and stored in the next"
+
+  var testDescription: String { rawValue }
+
+  func makeGuard() -> any OnceGuard {
+    switch self {
+    case .checkThenSetInTwoLocks: TwoStepGuard()
+    case .atomicLoadThenStore: LoadThenStoreGuard()
+    }
+  }
+}
+
 private struct TwoThreadsGotThrough: Error {}
 
 @Suite("SeparateThreads")
@@ -57,28 +82,14 @@ struct SeparateThreadsTests {
   // Not under ThreadSanitizer, whose 20 rounds need no overlap to see a data
   // race, and whose verdict these guards (race-free) never get.
   @Test(
-    "An overlap check catches a check-then-set split over two locks before it may pass",
-    .enabled(if: !SeparateThreads.underThreadSanitizer, "ThreadSanitizer plays no overlap rounds"))
-  func catchesTwoSteps() async {
+    "An overlap check catches a two-step guard before it may pass",
+    .enabled(if: !SeparateThreads.underThreadSanitizer, "ThreadSanitizer plays no overlap rounds"),
+    arguments: TwoStepMistake.allCases)
+  fileprivate func catchesTwoSteps(_ mistake: TwoStepMistake) async {
     let events = EventLog()
     await #expect(throws: TwoThreadsGotThrough.self) {
-      try await SeparateThreads.playOverlapping("a two-step guard", events: events) { _ in
-        let guardFlag = TwoStepGuard()
-        await SeparateThreads.run(
-          (0..<SeparateThreads.overlapThreads).map { _ in { guardFlag.pass() } })
-        if guardFlag.passed > 1 { throw TwoThreadsGotThrough() }
-      }
-    }
-  }
-
-  @Test(
-    "An overlap check catches an Atomic loaded in one step and stored in the next before it may pass",
-    .enabled(if: !SeparateThreads.underThreadSanitizer, "ThreadSanitizer plays no overlap rounds"))
-  func catchesLoadThenStore() async {
-    let events = EventLog()
-    await #expect(throws: TwoThreadsGotThrough.self) {
-      try await SeparateThreads.playOverlapping("a load-then-store guard", events: events) { _ in
-        let guardFlag = LoadThenStoreGuard()
+      try await SeparateThreads.playOverlapping(mistake.rawValue, events: events) { _ in
+        let guardFlag = mistake.makeGuard()
         await SeparateThreads.run(
           (0..<SeparateThreads.overlapThreads).map { _ in { guardFlag.pass() } })
         if guardFlag.passed > 1 { throw TwoThreadsGotThrough() }

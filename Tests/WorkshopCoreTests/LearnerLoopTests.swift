@@ -421,12 +421,16 @@ extension LearnerLoopTests {
       #expect(workshop(["check", "02"], in: workspace.root).out.contains("1 of 2 checks pass."))
       // SwiftPM caches the manifest's evaluation by its text: build once so
       // that the next build reuses an evaluation that names the folder.
+      // SwiftPM leaves folders in TMPDIR: keep them inside this copy.
+      let temporary = workspace.url(".build/tmp")
+      try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+      let environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
       let first = try Subprocess.run(
-        "swift", ["build", "--package-path", workspace.root.path], timeout: 600)
+        "swift", ["build", "--package-path", workspace.root.path], environment: environment, timeout: 600)
       #expect(first.succeeded, "\(first.standardError)")
       try FileManager.default.removeItem(at: workspace.url("Chapters/02-Greeter"))
       let again = try Subprocess.run(
-        "swift", ["build", "--package-path", workspace.root.path], timeout: 600)
+        "swift", ["build", "--package-path", workspace.root.path], environment: environment, timeout: 600)
       #expect(again.succeeded, "\(again.standardOutput)\n\(again.standardError)")
       let (status, out, _) = workshop(["check", "02"], in: workspace.root)
       #expect(status == Workshop.ExitCode.failure)
