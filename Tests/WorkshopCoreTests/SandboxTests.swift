@@ -198,9 +198,12 @@ struct SandboxTests {
   @Test("Everything in the sandbox dies with it: nothing survives a time limit")
   func nothingSurvives() throws {
     let folder = try TemporaryFolder.shared.makeFolder("sandbox-test")
-    // A child in a new session that ignores SIGTERM escapes a process-group kill.
+    // A child in a new session that ignores SIGTERM escapes a process-group
+    // kill. Without `setsid` the shell exits at once, and the check fails
+    // instead of timing out with nothing escaping.
     let outcome = try inSandbox(
-      "setsid sh -c 'trap \"\" TERM; sleep 60' & sleep 60", sharing: folder, timeLimit: 2)
+      "command -v setsid >/dev/null || exit 3; setsid sh -c 'trap \"\" TERM; sleep 60' & sleep 60",
+      sharing: folder, timeLimit: 2)
     #expect(outcome.timedOut)
     // Its PID inside the sandbox means nothing outside: look for any of its
     // sleeps left, for up to 10 s (a killed process may wait for the CPU).
