@@ -1,36 +1,96 @@
 import Foundation
+import Synchronization
 
 extension Verifier {
-  /// Renders every deck with Marp's engine and opens every slide in headless
-  /// Chromium (`scripts/render-slides.sh --check`): nothing may leave its
-  /// 16:9 frame. Skipped, with the script's reason, when Node.js, the engine
-  /// or Chromium is missing.
-  func checkSlides(_ tally: Tally) {
+  /// The item of ``startSlidesCheck()``.
+  static let slidesItem = "every slide renders with Marp's engine and fits its 16:9 frame in Chromium"
+
+  /// Starts rendering every deck with Marp's engine and opening every slide
+  /// in headless Chromium (`scripts/render-slides.sh --check`: nothing may
+  /// leave its 16:9 frame), and returns what reports it once it is done.
+  ///
+  /// The browser runs on virtual time, so its measurements do not depend on
+  /// how busy the machine is: `verify` starts it first and grades the
+  /// solutions meanwhile (the browser leaves a core idle about half of its
+  /// half minute, the solutions' build fills it).
+  func startSlidesCheck() -> BrowserCheck {
+    BrowserCheck(workspace: workspace, script: "scripts/render-slides.sh", ["--check"])
+  }
+
+  /// Reports the slides: the code they quote, and `browser`, the check of
+  /// their layout (see ``startSlidesCheck()``). Skipped, with the script's
+  /// reason, when Node.js, the engine or Chromium is missing.
+  func checkSlides(_ tally: Tally, browser: BrowserCheck) {
     let quotes = SlideQuotes(workspace: workspace).problems()
     tally.item(
       quotes.isEmpty,
       "code on the slides that quotes Chapters/ or Solutions/ names its file and still matches it",
       quotes)
-    runBrowserCheck(
-      tally, "every slide renders with Marp's engine and fits its 16:9 frame in Chromium",
-      script: "scripts/render-slides.sh", ["--check"], problemMarker: ", slide ")
+    report(browser.outcome(), tally, Self.slidesItem, script: browser.script, problemMarker: ", slide ")
+  }
+}
+
+/// One of the scripts that check pages in headless Chromium, running in the
+/// background from the moment it is made until ``outcome()`` is asked for.
+final class BrowserCheck: Sendable {
+  /// The script, relative to the course's root.
+  let script: String
+  private let finished = DispatchSemaphore(value: 0)
+  private let result = Mutex<Result<ProcessOutcome, SubprocessError>?>(nil)
+
+  init(workspace: Workspace, script: String, _ arguments: [String]) {
+    self.script = script
+    let path = workspace.url(script).path
+    Thread.detachNewThread { [self] in
+      let outcome: Result<ProcessOutcome, SubprocessError>
+      do {
+        outcome = .success(try Subprocess.run("bash", [path] + arguments, timeout: 900))
+      } catch {
+        outcome = .failure(SubprocessError("\(error)"))
+      }
+      result.withLock { $0 = outcome }
+      finished.signal()
+    }
+  }
+
+  /// Waits for the script to end and returns how it ended.
+  func outcome() -> Result<ProcessOutcome, SubprocessError> {
+    finished.wait()
+    finished.signal()
+    return result.withLock { $0! }
+  }
+
+  /// Why the script could not be run.
+  struct SubprocessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
   }
 }
 
 extension Verifier {
-  /// Runs one of the scripts that check pages in headless Chromium, which
-  /// share their conventions: exit 0 when every page passes, 1 with one line
-  /// per problem (each holding `problemMarker`, or saying the browser "did
-  /// not measure" a page), and 2 with a line `<script name>: <reason>` when a
-  /// tool is missing, which skips the item with that reason.
+  /// Runs one of the scripts that check pages in headless Chromium and
+  /// reports it (see ``report(_:_:_:script:problemMarker:)``).
   func runBrowserCheck(
     _ tally: Tally, _ item: String, script: String, _ arguments: [String], problemMarker: String
   ) {
+    let check = BrowserCheck(workspace: workspace, script: script, arguments)
+    report(check.outcome(), tally, item, script: script, problemMarker: problemMarker)
+  }
+
+  /// Reports a browser check. The scripts share their conventions: exit 0
+  /// when every page passes, 1 with one line per problem (each holding
+  /// `problemMarker`, or saying the browser "did not measure" a page), and 2
+  /// with a line `<script name>: <reason>` when a tool is missing, which
+  /// skips the item with that reason.
+  func report(
+    _ result: Result<ProcessOutcome, BrowserCheck.SubprocessError>, _ tally: Tally, _ item: String,
+    script: String, problemMarker: String
+  ) {
     let outcome: ProcessOutcome
-    do {
-      outcome = try Subprocess.run("bash", [workspace.url(script).path] + arguments, timeout: 900)
-    } catch {
-      tally.item(false, item, ["\(error)"])
+    switch result {
+    case .success(let ended): outcome = ended
+    case .failure(let error):
+      tally.item(false, item, [error.description])
       return
     }
     let lines = (outcome.standardOutput + "\n" + outcome.standardError).split(separator: "\n").map(

@@ -83,6 +83,10 @@ public struct Verifier {
       return (tally.passed, tally.failed)
     }
 
+    // The slides' browser check runs beside the layout's and the solutions'
+    // checks, and is reported after them (see ``startSlidesCheck()``).
+    let slides = startSlidesCheck()
+
     // 1. Layout.
     write(style.bold("Course layout"))
     checkLayout(tally)
@@ -90,10 +94,6 @@ public struct Verifier {
     write("")
     write(style.bold("Runs on Linux and macOS"))
     checkPlatforms(tally)
-
-    write("")
-    write(style.bold("Slides"))
-    checkSlides(tally)
 
     // 2. Solutions.
     if Sandbox.current == nil { write(style.dim("  note: " + Sandbox.unavailableNote)) }
@@ -117,6 +117,10 @@ public struct Verifier {
       write(style.bold("Failing checks point at the code they exercise"))
       checkExercised(tally, reports: reports)
     }
+
+    write("")
+    write(style.bold("Slides"))
+    checkSlides(tally, browser: slides)
 
     // 3. Starters.
     write("")
