@@ -96,8 +96,16 @@ var products: [Product] = [
 ]
 if !gradingOnly {
   targets += [
+    // The grading library and the learner's runner on top of it; the
+    // instructor's commands (`verify`, `grade`) in a module and a runner of
+    // their own, which the learner's hands them to: a learner's first run
+    // compiles none of their code.
     .target(name: "WorkshopCore", dependencies: ["CheckTranscript"], path: "Sources/WorkshopCore"),
     .executableTarget(name: "workshop", dependencies: ["WorkshopCore"], path: "Sources/workshop"),
+    .target(name: "WorkshopInstructor", dependencies: ["WorkshopCore"], path: "Sources/WorkshopInstructor"),
+    .executableTarget(
+      name: "workshop-instructor", dependencies: ["WorkshopCore", "WorkshopInstructor"],
+      path: "Sources/workshop-instructor"),
     .testTarget(
       name: "ConcurrencyTestKitTests", dependencies: ["ConcurrencyTestKit"],
       path: "Tests/ConcurrencyTestKitTests"),
@@ -105,9 +113,14 @@ if !gradingOnly {
   if runnerTests {
     targets.append(
       .testTarget(
-        name: "WorkshopCoreTests", dependencies: ["WorkshopCore"], path: "Tests/WorkshopCoreTests"))
+        name: "WorkshopCoreTests", dependencies: ["WorkshopCore", "WorkshopInstructor"],
+        path: "Tests/WorkshopCoreTests"))
   }
-  products.insert(.executable(name: "workshop", targets: ["workshop"]), at: 0)
+  products.insert(
+    contentsOf: [
+      .executable(name: "workshop", targets: ["workshop"]),
+      .executable(name: "workshop-instructor", targets: ["workshop-instructor"]),
+    ], at: 0)
 }
 
 for chapter in chapters {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 /// The fixture workshop, in a copy of its own that these tests change.
 private let attacked = Task { () throws -> Workspace in

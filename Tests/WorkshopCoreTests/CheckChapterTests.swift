@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 /// A chapter whose checks the learner writes, against component `Widget`.
 private let checksChapter = Curriculum.Chapter(

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
   .deletingLastPathComponent()

@@ -1,6 +1,8 @@
+import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 @Suite("Command line parsing")
 struct CommandTests {
@@ -166,5 +168,23 @@ struct UsageLineTests {
     } catch {
       Issue.record("unexpected error \(error)")
     }
+  }
+
+  @Test(
+    "verify and grade are handed to workshop-instructor in the same course, with their arguments as given")
+  func instructorForwarding() {
+    let root = URL(fileURLWithPath: "/courses/my workshop")
+    #expect(
+      InstructorForwarding.commandLine(["grade", "a b", "--jobs", "2"], root: root)
+        == [
+          "swift", "run", "--package-path", "/courses/my workshop", "workshop-instructor", "grade", "a b",
+          "--jobs", "2",
+        ])
+    // The product it names is one the manifest declares.
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let manifest =
+      (try? String(contentsOf: packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? ""
+    #expect(manifest.contains(".executable(name: \"\(InstructorForwarding.product)\""))
   }
 }

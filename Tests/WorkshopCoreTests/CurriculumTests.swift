@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 private func chapter(_ number: Int, _ name: String, _ title: String) -> Curriculum.Chapter {
   Curriculum.Chapter(

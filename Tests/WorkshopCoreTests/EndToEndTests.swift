@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 /// `Tests/Fixtures/MiniWorkshop`: one chapter per way learner code can end.
 private let fixture = URL(fileURLWithPath: #filePath)
@@ -57,7 +58,9 @@ func workshop(_ arguments: [String], in folder: URL) -> (status: Int32, out: Str
   let console = Workshop.Console(
     out: { line in out.withLock { $0 += line + "\n" } },
     err: { line in err.withLock { $0 += line + "\n" } })
-  let status = Workshop(console: console, style: Style(colored: false), directory: folder).run(arguments)
+  let status = Workshop(
+    console: console, style: Style(colored: false), directory: folder, instructor: InstructorCommands.run
+  ).run(arguments)
   return (status, out.withLock { $0 }, err.withLock { $0 })
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 #if canImport(Glibc)
   import Glibc

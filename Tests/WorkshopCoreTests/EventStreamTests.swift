@@ -2,6 +2,7 @@ import CheckTranscript
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 /// A trimmed event stream of three tests: one passes, one fails, one never ends.
 private let stream = #"""

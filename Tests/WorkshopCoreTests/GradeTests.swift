@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 /// The submissions of a small class, made from `Tests/Fixtures/ClassWorkshop`:
 /// each one a way learners hand in work, or a way it can go wrong.

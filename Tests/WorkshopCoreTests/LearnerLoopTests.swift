@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 /// A copy of `Tests/Fixtures/ClassWorkshop` (two chapters with solutions)
 /// whose `curriculum.json` records its starters, as the course's does. One

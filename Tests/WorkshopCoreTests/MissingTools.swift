@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 /// Why a test that needs a tool this machine lacks is skipped, in one line
 /// that says how to get the tool, or why this platform cannot have it.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 @Suite("Wrong and right fixes")
 struct MutationTests {

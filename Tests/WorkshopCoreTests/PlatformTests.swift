@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 /// A fake build folder holding `WorkshopPackageTests.xctest` as each platform lays it out.
 private func buildFolder(bundle: Bool) throws -> URL {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 @Suite("Failures point at the learner's code")
 struct PointerTests {

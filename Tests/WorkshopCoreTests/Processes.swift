@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 /// Waits, for at most `seconds`, until `condition` holds; returns whether it did.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 /// A ThreadSanitizer log as this toolchain writes it, trimmed, for a file at `path`.
 private func log(path: String) -> String {

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 private func chapter(_ number: Int, _ title: String, fails: [String]) -> Curriculum.Chapter {
   Curriculum.Chapter(

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 /// Two chapters, in a workspace of their own in a temporary folder.
 private func workspace() throws -> Workspace {

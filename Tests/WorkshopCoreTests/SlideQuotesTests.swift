@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 @Suite("Code on the slides quotes the course as it is")
 struct SlideQuotesTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 @Suite("The quick rebuild and SwiftPM share one lock")
 struct SwiftPMLockTests {

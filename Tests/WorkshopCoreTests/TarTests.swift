@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 /// The installed tar of a flavour, found by asking each candidate what it is.
 private func tar(_ flavour: Tar.Flavour) -> Tar? {

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 
 #if canImport(FoundationXML)
   import FoundationXML

@@ -3,6 +3,8 @@ import Foundation
 /// Why grading could not run at all.
 public struct GradingError: Error, CustomStringConvertible {
   public var description: String
+
+  package init(description: String) { self.description = description }
 }
 
 /// A built variant: the test product and the chapters left out of it.

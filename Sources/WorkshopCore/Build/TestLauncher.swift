@@ -59,6 +59,12 @@ public struct TestLauncher: Sendable, Equatable {
     public var executable: String
     public var arguments: [String]
     public var environment: [String: String]
+
+    package init(executable: String, arguments: [String], environment: [String: String]) {
+      self.executable = executable
+      self.arguments = arguments
+      self.environment = environment
+    }
   }
 
   /// The test product SwiftPM linked into a build's `debug` folder: the

@@ -81,7 +81,7 @@ public struct Workshop {
         status: status)
     }
 
-    func clearStatus() {
+    package func clearStatus() {
       guard status != nil, isatty(STDERR_FILENO) == 1 else { return }
       FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
@@ -92,11 +92,25 @@ public struct Workshop {
   public var directory: URL
   /// For tests: ends `watch` when it returns true (learners press q).
   var stopWatching: (@Sendable () -> Bool)?
+  /// Runs the instructor's commands, `verify` and `grade`, when this runner
+  /// holds them: `workshop-instructor` does (`WorkshopInstructor`), the
+  /// learner's `workshop` does not, and hands them to it instead (see
+  /// ``InstructorForwarding``), so that a learner's first run compiles none
+  /// of their code.
+  public var instructor: Instructor?
 
-  public init(console: Console = .standard, style: Style = .forStandardOutput(), directory: URL? = nil) {
+  /// Runs an instructor's command in `workspace` for `workshop`, and returns
+  /// the exit status.
+  public typealias Instructor = @Sendable (Command, Workspace, Workshop) -> Int32
+
+  public init(
+    console: Console = .standard, style: Style = .forStandardOutput(), directory: URL? = nil,
+    instructor: Instructor? = nil
+  ) {
     self.console = console
     self.style = style
     self.directory = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    self.instructor = instructor
   }
 
   /// Exit statuses, as swift-argument-parser uses them.
@@ -160,7 +174,7 @@ public struct Workshop {
       [console, relative = Self.pathRewriter(root: workspace.root, directory: directory)] in
       console.err(relative($0))
     }
-    return here.perform(command, in: workspace)
+    return here.perform(command, arguments, in: workspace)
   }
 
   /// Rewrites the workshop's paths (`Chapters/04-DebouncedSearch/SearchModel.swift`)
@@ -184,7 +198,7 @@ public struct Workshop {
     }
   }
 
-  private func perform(_ command: Command, in workspace: Workspace) -> Int32 {
+  private func perform(_ command: Command, _ arguments: [String], in workspace: Workspace) -> Int32 {
     switch command {
     case .progress(let options):
       return progress(workspace, options)
@@ -210,10 +224,11 @@ public struct Workshop {
       let finished = query == nil ? Whereabouts(workspace: workspace).lastDone() : nil
       guard let chapter = finished ?? resolve(query, in: workspace) else { return ExitCode.usage }
       return solution(chapter, workspace, force: force)
-    case .verify(let repeatCount, let fixesOf, let options):
-      return verify(workspace, repeatCount: repeatCount, fixesOf: fixesOf, options)
-    case .grade(let submissions, let options):
-      return grade(workspace, submissions: submissions, options)
+    case .verify, .grade:
+      // The instructor's commands live in `workshop-instructor`, which the
+      // learner's runner does not compile (see ``instructor``).
+      if let instructor { return instructor(command, workspace, self) }
+      return InstructorForwarding.run(arguments, root: workspace.root, console: console)
     case .list:
       let width = workspace.curriculum.chapters.map(\.title.count).max() ?? 0
       for chapter in workspace.curriculum.chapters {
@@ -264,47 +279,10 @@ public struct Workshop {
     return report.state == .done ? ExitCode.success : ExitCode.failure
   }
 
-  private func verify(
-    _ workspace: Workspace, repeatCount: Int, fixesOf query: String?, _ options: Command.Options
-  ) -> Int32 {
-    var workspace = workspace
-    if options.recordStarters {
-      do {
-        try Starters(workspace: workspace).record()
-        workspace = try Workspace.locate(from: workspace.root)
-        try workspace.syncDigest()
-        console.out(
-          "Recorded Chapters/ as the shipped starters in curriculum.json; commit it with Package.swift.")
-      } catch {
-        console.err("error: cannot record the starters: \(error)")
-        return ExitCode.failure
-      }
-    }
-    var only: [Curriculum.Chapter]?
-    if query == "all" {
-      only = workspace.curriculum.chapters
-    } else if let query {
-      guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
-      only = [chapter]
-    }
-    let status = console.status
-    let verifier = Verifier(
-      workspace: workspace, style: style, timeLimit: options.timeLimit, repeatCount: repeatCount,
-      onlyFixesOf: only,
-      write: { line in
-        self.console.clearStatus()
-        self.console.out(line)
-      },
-      progress: status)
-    let (_, failed) = verifier.run()
-    console.clearStatus()
-    return failed == 0 ? ExitCode.success : ExitCode.failure
-  }
-
   // MARK: - Helpers
 
   /// The chapter `query` names; without a query, the chapter the learner is on.
-  func resolve(_ query: String?, in workspace: Workspace) -> Curriculum.Chapter? {
+  package func resolve(_ query: String?, in workspace: Workspace) -> Curriculum.Chapter? {
     guard let query else {
       // Run from inside a chapter's folder: that chapter.
       let here = directory.standardizedFileURL.resolvingSymlinksInPath().path + "/"

@@ -206,6 +206,8 @@ extension Curriculum {
 /// Why the curriculum could not be read.
 public struct CurriculumError: Error, CustomStringConvertible, Equatable {
   public var description: String
+
+  package init(description: String) { self.description = description }
 }
 
 extension Curriculum {

@@ -7,13 +7,15 @@ import Foundation
 /// The trait is read from the course's own checks, as written: on the
 /// check's `@Test` attribute, or else on the nearest suite around it that
 /// has one, innermost first.
-struct ExercisedDeclarations {
+package struct ExercisedDeclarations {
   var workspace: Workspace
+
+  package init(workspace: Workspace) { self.workspace = workspace }
 
   /// The declaration the check with Swift Testing ID `id`
   /// (`Module.Suite/Inner/function()/File.swift:12:4`) names; nil when
   /// neither it nor a suite around it names one.
-  func declaration(ofCheck id: String, in chapter: Curriculum.Chapter) -> String? {
+  package func declaration(ofCheck id: String, in chapter: Curriculum.Chapter) -> String? {
     let parts = id.split(separator: "/").map(String.init)
     guard parts.count >= 3, let located = parts.last?.firstMatch(of: /^(.+\.swift):(\d+):\d+$/),
       let line = Int(located.output.2)
@@ -52,7 +54,7 @@ struct ExercisedDeclarations {
 
   /// Where `declaration` is declared in `chapter`'s files in `variant`, the
   /// files of `preferring` first: its path and line, counted from 1.
-  func location(
+  package func location(
     of declaration: String, in chapter: Curriculum.Chapter, variant: Variant, preferring: String? = nil
   ) -> (path: String, line: Int)? {
     let (type, member) = Self.split(declaration)

@@ -20,7 +20,7 @@ extension Grader {
   static let slowCheck = 1.0
 
   /// The folder of a chapter's versions of its component.
-  static func variantsFolder(_ chapter: Curriculum.Chapter) -> String {
+  package static func variantsFolder(_ chapter: Curriculum.Chapter) -> String {
     "Tests/\(chapter.testFolder)/Variants"
   }
 
@@ -148,7 +148,7 @@ extension Grader {
 
   /// Everything a chapter in which the learner writes the checks is graded
   /// on in a class's grades, whatever checks they wrote, in report order.
-  func gradedItems(of chapter: Curriculum.Chapter) throws -> [ExpectedCheck] {
+  package func gradedItems(of chapter: Curriculum.Chapter) throws -> [ExpectedCheck] {
     let variants = try Mutation.load(from: workspace.url(Self.variantsFolder(chapter)))
     let listed = variants.filter { $0.kind == .wrong } + variants.filter { $0.kind == .right }
     return [Self.outsideItem, Self.waitsItem, Self.ownChecksItem] + listed.map(Self.item(for:))

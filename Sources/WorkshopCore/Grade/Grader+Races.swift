@@ -9,7 +9,7 @@ extension Grader {
   /// times slower, and a chapter whose checks fail is not done either way.
   ///
   /// `prebuilt` is an up-to-date ThreadSanitizer build, if the caller has one.
-  func raceCheck(_ reports: [ChapterReport], build prebuilt: Build? = nil) -> [ChapterReport] {
+  package func raceCheck(_ reports: [ChapterReport], build prebuilt: Build? = nil) -> [ChapterReport] {
     var reports = reports
     let ready = reports.indices.filter { racesReady(reports[$0]) }
     reports = reports.map(Self.waitingForRaces)
@@ -49,7 +49,7 @@ extension Grader {
 
   /// Whether the race pass runs on the chapter of `report`: a race-checked
   /// chapter whose checks pass (or, for ``RacePass/always``, all ran).
-  func racesReady(_ report: ChapterReport) -> Bool {
+  package func racesReady(_ report: ChapterReport) -> Bool {
     guard report.chapter.raceChecked else { return false }
     switch racePass {
     case .whenChecksPass: return report.state == .done

@@ -123,7 +123,7 @@ public struct Grader: Sendable {
   /// token, a password, the dynamic loader's paths Xcode sets for the
   /// `workshop` scheme) reaches learner code; the test launcher adds what
   /// the checks need.
-  static var childEnvironment: [String: String] {
+  package static var childEnvironment: [String: String] {
     var environment = ProcessInfo.processInfo.environment.filter { passedVariables.contains($0.key) }
     environment["TMPDIR"] = TemporaryFolder.shared.url.path
     return environment
@@ -434,6 +434,6 @@ public struct Grader: Sendable {
 }
 
 /// The first line of `text`.
-func firstLine(of text: String) -> String {
+package func firstLine(of text: String) -> String {
   text.split(separator: "\n").first.map(String.init) ?? text
 }

@@ -239,7 +239,7 @@ public struct Sandbox: Sendable, Equatable {
   }
 
   /// The user sandboxed processes run as when the grader is root.
-  static let nobody = 65534
+  package static let nobody = 65534
 
   /// Whether another user can read and run (or list) `path`, through every folder above it.
   static func othersCanRun(_ path: String) -> Bool {

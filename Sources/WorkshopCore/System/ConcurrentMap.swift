@@ -4,7 +4,7 @@ import Synchronization
 /// `transform` applied to every element, at most `width` at a time, on plain
 /// threads (the dispatch pool adds threads only slowly when its workers block,
 /// as these do, waiting for a process); results in the elements' order.
-func concurrentMap<Element: Sendable, Result: Sendable>(
+package func concurrentMap<Element: Sendable, Result: Sendable>(
   _ elements: [Element], width: Int, _ transform: @escaping @Sendable (Element) -> Result
 ) -> [Result] {
   let results = Mutex<[Int: Result]>([:])

@@ -16,9 +16,9 @@ import Foundation
 /// ```swift
 /// let modified = FileStatus(path)?.modified   // seconds since 1970
 /// ```
-struct FileStatus: Equatable {
+package struct FileStatus: Equatable {
   var inode: UInt64
-  var size: Int64
+  package var size: Int64
   /// Seconds since 1970, with the fraction.
   var modified: Double
   /// The permission bits (`0o755`).
@@ -26,7 +26,7 @@ struct FileStatus: Equatable {
 
   /// The status of `path` itself (a link's, not its target's, unless
   /// `followingLinks`); nil when there is nothing there.
-  init?(_ path: String, followingLinks: Bool = false) {
+  package init?(_ path: String, followingLinks: Bool = false) {
     var status = stat()
     guard (followingLinks ? stat(path, &status) : lstat(path, &status)) == 0 else { return nil }
     inode = UInt64(status.st_ino)

@@ -223,7 +223,7 @@ public enum Subprocess {
 extension Subprocess {
   /// The path of the executable `name` on `PATH` (then `/usr/bin` and
   /// `/bin`), if there is one.
-  static func executable(named name: String) -> String? {
+  package static func executable(named name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     return (path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]).map { "\($0)/\(name)" }
       .first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -232,7 +232,7 @@ extension Subprocess {
 
 extension Duration {
   /// The duration in seconds, with its fraction.
-  var inSeconds: Double {
+  package var inSeconds: Double {
     Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
 }

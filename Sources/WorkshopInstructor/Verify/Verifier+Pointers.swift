@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 extension Verifier {
   /// Every check of a chapter names the declaration it exercises

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// Every chapter's checks against the course's own wrong and right fixes
 /// (`Mutations/NN-Name/*.mutation`): a check is only as good as the wrong

@@ -1,3 +1,5 @@
+import WorkshopCore
+
 /// The order in which `verify` grades each chapter's fixes: the one that
 /// compiles the least, for the same verdicts.
 extension Verifier {

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// `class.html`: the page an instructor opens after grading a class, to see
 /// where the class is stuck. One self-contained file (no scripts, fonts or

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WorkshopCore
 
 extension Verifier {
   /// What running the tooling's tests gave: per test module, its report;

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// One learner's work handed in: a copy of the workshop, its `Chapters/`
 /// folder, or a `.zip` or `.tar.gz` of either.

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// A submission's grade as a list of items worth points: what every report
 /// of `workshop grade` (Gradescope, JUnit, CSV, the tables) is written from.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WorkshopCore
 
 /// `workshop verify`: checks the course, not a learner's progress.
 ///

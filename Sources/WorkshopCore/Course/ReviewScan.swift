@@ -18,6 +18,12 @@ public enum ReviewScan {
     public var code: String
 
     public var description: String { "\(location): \(reason): \(code)" }
+
+    public init(location: String, reason: String, code: String) {
+      self.location = location
+      self.reason = reason
+      self.code = code
+    }
   }
 
   /// What to look for, each with what it means. Matched against code with

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// Submissions handed in as archives: unpacked in the sandbox, Swift files only.
 extension Submission {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WorkshopCore
 
 /// What grading one submission gave.
 public struct SubmissionGrade: Sendable {

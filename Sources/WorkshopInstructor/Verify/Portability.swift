@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// `verify`'s portability check, run on Linux for the Mac it cannot build on:
 /// code that compiles on one platform only must sit in a branch guarded for

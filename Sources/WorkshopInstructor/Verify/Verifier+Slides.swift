@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WorkshopCore
 
 extension Verifier {
   /// The item of ``startSlidesCheck()``.

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// The reports `workshop grade` writes and prints: per submission
 /// `results.json` (Gradescope) and `junit.xml`, for the class `class.csv` and

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 extension Verifier {
   /// Where `verify` writes the starters' timelines: the pages it opens in

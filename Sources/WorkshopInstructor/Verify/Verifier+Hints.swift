@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 extension Verifier {
   /// What is wrong with a chapter's hints: too few, no "Nearly there" hint

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WorkshopCore
 
 /// `workshop grade`: a class's submissions, graded and reported.
 extension Workshop {

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// Code on the slides that quotes the course's own files, checked against
 /// them: a deck that quotes `Chapters/` or `Solutions/` says which file in

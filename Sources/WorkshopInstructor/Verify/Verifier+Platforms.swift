@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// `verify`'s checks that the course runs on Linux and macOS alike.
 extension Verifier {

@@ -1,0 +1,47 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Hands the instructor's commands, `verify` and `grade`, from the learner's
+/// `workshop` to `workshop-instructor`, the runner that holds them.
+///
+/// A learner never runs them, so the learner's runner does not compile
+/// their code (class grading, its reports, `verify`): a fresh clone's first
+/// `swift run workshop` builds less before its table. `swift run workshop
+/// verify` keeps working: the runner replaces itself with
+/// `swift run workshop-instructor verify` in the same course, which SwiftPM
+/// builds on first use, and whose output, exit status and signals are then
+/// the command's own.
+public enum InstructorForwarding {
+  /// The executable product that holds the instructor's commands.
+  public static let product = "workshop-instructor"
+
+  /// The command line that builds and runs ``product`` with `arguments`
+  /// (the command line given to `workshop`, without the program's name).
+  public static func commandLine(_ arguments: [String], root: URL) -> [String] {
+    ["swift", "run", "--package-path", root.path, product] + arguments
+  }
+
+  /// Replaces this process with ``commandLine(_:root:)``; returns only when
+  /// that cannot start, with the exit status to end with.
+  static func run(_ arguments: [String], root: URL, console: Workshop.Console) -> Int32 {
+    // Nothing of this run is left behind: the process is replaced.
+    TemporaryFolder.shared.remove()
+    // The runner ignores SIGINT and SIGTERM to handle them itself (see
+    // ``Interrupts``), and an ignored signal stays ignored across `exec`:
+    // SwiftPM and the instructor's runner get them as a shell would give them.
+    signal(SIGINT, SIG_DFL)
+    signal(SIGTERM, SIG_DFL)
+    let line = commandLine(arguments, root: root)
+    var argv = line.map { strdup($0) } + [nil]
+    execvp(line[0], &argv)
+    let reason = String(cString: strerror(errno))
+    for pointer in argv { free(pointer) }
+    console.err("error: cannot start `\(line.prefix(5).joined(separator: " "))`: \(reason)")
+    return Workshop.ExitCode.failure
+  }
+}

@@ -1,0 +1,13 @@
+import Foundation
+import WorkshopCore
+import WorkshopInstructor
+
+// The learner's runner with the instructor's commands, `verify` and `grade`:
+// `swift run workshop verify` hands its command here (see
+// `InstructorForwarding`). Ctrl-C or SIGTERM ends every process it started
+// and removes its temporary folder; so does a normal exit.
+Interrupts.install()
+let status = Workshop(instructor: InstructorCommands.run).run(Array(CommandLine.arguments.dropFirst()))
+Interrupts.waitIfStopping()
+TemporaryFolder.shared.remove()
+exit(status)
