@@ -222,7 +222,8 @@ public enum CommandLineSpec {
         fails exactly the checks curriculum.json declares, that every wrong fix
         in Mutations/ fails a check and every right one passes them all, and
         that the test kit's and the runner's own tests pass. Ends with
-        'N passed, M failed' and exits 1 if anything failed.
+        'N passed, M failed' and exits 1 if anything failed. Runs in
+        workshop-instructor, which SwiftPM builds on first use.
         """,
       options: [repeatCount, fixes, timeout, recordStarters]),
     Subcommand(
@@ -241,7 +242,8 @@ public enum CommandLineSpec {
         the class class.csv and summary.md. Code no exercise needs (reading the
         environment, starting processes, writing files, ...) is flagged "needs
         review". Exits 0 when every submission was graded, whatever its score,
-        and 1 when one could not be (its report says why).
+        and 1 when one could not be (its report says why). Runs in
+        workshop-instructor, which SwiftPM builds on first use.
         """,
       options: [reportDirectory, jobs, timeout, unsandboxed], repeats: true),
     Subcommand(name: "list", summary: "List the chapters.", discussion: "", options: []),
