@@ -81,7 +81,7 @@ public struct Grader: Sendable {
     return folders
   }
   /// More folders the checks must not read (a class's grader hides the
-  /// pristine course's own, see ``ClassGrader``).
+  /// pristine course's own, see `ClassGrader` in WorkshopInstructor).
   public var alsoHidden: [String] = []
   /// Called with short progress lines ("Building 12/40") while work goes on.
   public var progress: (@Sendable (String) -> Void)?
