@@ -32,10 +32,14 @@ public enum InstructorForwarding {
     // Nothing of this run is left behind: the process is replaced.
     TemporaryFolder.shared.remove()
     // The runner ignores SIGINT and SIGTERM to handle them itself (see
-    // ``Interrupts``), and an ignored signal stays ignored across `exec`:
-    // SwiftPM and the instructor's runner get them as a shell would give them.
-    signal(SIGINT, SIG_DFL)
-    signal(SIGTERM, SIG_DFL)
+    // ``Interrupts``), and Dispatch may block signals on the thread; an
+    // ignored or blocked signal stays so across `exec`. SwiftPM and the
+    // instructor's runner get them as a shell would give them, as
+    // ``Subprocess`` gives them to every child.
+    for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE] { signal(signalNumber, SIG_DFL) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    pthread_sigmask(SIG_SETMASK, &none, nil)
     let line = commandLine(arguments, root: root)
     var argv = line.map { strdup($0) } + [nil]
     execvp(line[0], &argv)
