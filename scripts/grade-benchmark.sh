@@ -59,13 +59,13 @@ count=$(ls "$class" | wc -l)
 [ "$count" = 30 ] || { echo "expected 30 submissions, made $count"; exit 1; }
 
 cd "$repo"
-swift build --product workshop > /dev/null
+swift build --product workshop-instructor > /dev/null
 now() { date +%s.%N; }
 run() {
   local label=$1
   local start
   start=$(now)
-  ./.build/debug/workshop grade "$class"/* --report-dir "$work/grades-$label" > "$work/$label.txt" 2>&1 || true
+  ./.build/debug/workshop-instructor grade "$class"/* --report-dir "$work/grades-$label" > "$work/$label.txt" 2>&1 || true
   local total
   total=$(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }')
   # The first line printed is the first submission finished.

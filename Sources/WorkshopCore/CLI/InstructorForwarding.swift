@@ -40,6 +40,8 @@ public enum InstructorForwarding {
     var none = sigset_t()
     sigemptyset(&none)
     pthread_sigmask(SIG_SETMASK, &none, nil)
+    // A Ctrl-C that came just before is the runner's to finish: it stops here.
+    Interrupts.waitIfStopping()
     let line = commandLine(arguments, root: root)
     var argv = line.map { strdup($0) } + [nil]
     execvp(line[0], &argv)

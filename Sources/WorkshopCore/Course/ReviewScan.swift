@@ -19,7 +19,7 @@ public enum ReviewScan {
 
     public var description: String { "\(location): \(reason): \(code)" }
 
-    public init(location: String, reason: String, code: String) {
+    package init(location: String, reason: String, code: String) {
       self.location = location
       self.reason = reason
       self.code = code

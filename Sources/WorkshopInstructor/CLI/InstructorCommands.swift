@@ -1,7 +1,7 @@
 import Foundation
 import WorkshopCore
 
-/// The instructor's commands, for ``Workshop/instructor``: `verify` checks
+/// The instructor's commands, for `Workshop.instructor` (WorkshopCore): `verify` checks
 /// the course, `grade` grades a class. `workshop-instructor` is the learner's
 /// runner with these added:
 ///

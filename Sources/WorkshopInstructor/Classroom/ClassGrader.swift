@@ -26,7 +26,7 @@ public struct SubmissionGrade: Sendable {
 /// Grades a class: every submission against the pristine checkout's checks,
 /// `jobs` at a time, each in a copy of the course of its own.
 ///
-/// Each job owns a ``GradingCopy`` under `.build/workshop-grade/<job>`, kept
+/// Each job owns a `GradingCopy` (WorkshopCore) under `.build/workshop-grade/<job>`, kept
 /// between runs, with every starter built once and those build folders kept
 /// aside: each submission's build starts from them, never from what an
 /// earlier submission's build wrote, and rebuilds only its own chapters. A chapter's code that
@@ -76,7 +76,7 @@ public struct ClassGrader: Sendable {
   /// the pristine course, listed from a build of its starters.
   public struct Items: Sendable, Codable {
     public var byChapter: [Int: [ExpectedCheck]]
-    /// The course's files these were listed from (see ``Fingerprint/ofCourse(_:)``).
+    /// The course's files these were listed from (see `Fingerprint.ofCourse(_:)` in WorkshopCore).
     var course: Fingerprint.Inputs = [:]
   }
 

@@ -19,7 +19,7 @@ public struct Submission: Sendable {
   /// What was not taken, relative to the submission, with why when it is not
   /// simply "not part of a chapter".
   public var ignored: [String]
-  /// What a person should look at (see ``ReviewScan``).
+  /// What a person should look at (see `ReviewScan` in WorkshopCore).
   public var flags: [ReviewScan.Flag]
 
   /// The most a chapter's Swift files may hold together, in bytes.
