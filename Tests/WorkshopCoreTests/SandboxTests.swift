@@ -136,7 +136,7 @@ struct SandboxTests {
     let outcome = try #require(Sandbox.current).run(
       TestLauncher.Command(executable: program.path, arguments: [], environment: [:]), shared: folder,
       timeLimit: 60)
-    #expect(outcome.standardOutput == "ran\n")
+    #expect(outcome.standardOutput == "ran\n", "\(outcome.termination): \(outcome.standardError)")
   }
 
   @Test("Code under test cannot see or signal the grader: its parent is the sandbox's own init")
