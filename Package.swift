@@ -98,8 +98,9 @@ if !gradingOnly {
   targets += [
     // The grading library and the learner's runner on top of it; the
     // instructor's commands (`verify`, `grade`) in a module and a runner of
-    // their own, which the learner's hands them to: a learner's first run
-    // compiles none of their code.
+    // their own, to which the learner's runner hands them: the learner's
+    // runner compiles none of their code, and the compiler keeps the
+    // dependency one way.
     .target(name: "WorkshopCore", dependencies: ["CheckTranscript"], path: "Sources/WorkshopCore"),
     .executableTarget(name: "workshop", dependencies: ["WorkshopCore"], path: "Sources/workshop"),
     .target(name: "WorkshopInstructor", dependencies: ["WorkshopCore"], path: "Sources/WorkshopInstructor"),

@@ -10,8 +10,8 @@ import Foundation
 /// `workshop` to `workshop-instructor`, the runner that holds them.
 ///
 /// A learner never runs them, so the learner's runner does not compile
-/// their code (class grading, its reports, `verify`): a fresh clone's first
-/// `swift run workshop` builds less before its table. `swift run workshop
+/// their code (class grading, its reports, `verify`), and the compiler keeps
+/// the grading library from depending on it. `swift run workshop
 /// verify` keeps working: the runner replaces itself with
 /// `swift run workshop-instructor verify` in the same course, which SwiftPM
 /// builds on first use, and whose output, exit status and signals are then
