@@ -58,15 +58,6 @@ final class BrowserCheck: Sendable {
 }
 
 extension Verifier {
-  /// Runs one of the scripts that check pages in headless Chromium and
-  /// reports it (see ``report(_:_:_:script:problemMarker:)``).
-  func runBrowserCheck(
-    _ tally: Tally, _ item: String, script: String, _ arguments: [String], problemMarker: String
-  ) {
-    let check = BrowserCheck(workspace: workspace, script: script, arguments)
-    report(check.outcome(), tally, item, script: script, problemMarker: problemMarker)
-  }
-
   /// Reports a browser check. The scripts share their conventions: exit 0
   /// when every page passes, 1 with one line per problem (each holding
   /// `problemMarker`, or saying the browser "did not measure" a page), and 2

@@ -6,12 +6,51 @@ extension Verifier {
   /// Chromium, and the pictures the decks should show.
   var timelineOutput: URL { workspace.url(".build/verify-timelines") }
 
+  /// The item of the timelines' render in Chromium, for `count` pictures.
+  static func timelinesRenderItem(_ count: Int) -> String {
+    "the starters' \(count) timelines render in Chromium: every event drawn, no text overlapping or leaving its lanes"
+  }
+
+  /// What ``startTimelineRender(starters:)`` started: the browser's check of
+  /// the starters' pages, or why it could not start.
+  enum TimelineRender {
+    case started(BrowserCheck)
+    case failed([String])
+  }
+
+  /// Writes every starter's timeline page and starts opening them in
+  /// headless Chromium (`scripts/check-timelines.sh`), in the background:
+  /// the browser runs on virtual time, so `verify` grades the fixes
+  /// meanwhile and reports it in ``checkTimelines(_:starters:wrongFixes:render:)``.
+  func startTimelineRender(starters reports: [ChapterReport]) -> TimelineRender {
+    let pages = reports.map { (report: $0, page: TimelinePage($0)) }
+    try? FileManager.default.removeItem(at: timelineOutput)
+    var written: [String] = []
+    for (report, page) in pages where !page.pictures.isEmpty {
+      let url = timelineOutput.appendingPathComponent(report.chapter.folder + ".html")
+      do {
+        try FileManager.default.createDirectory(at: timelineOutput, withIntermediateDirectories: true)
+        try Data(page.html.utf8).write(to: url)
+        written.append(url.path)
+      } catch {
+        return .failed(["cannot write \(url.path): \(error)"])
+      }
+    }
+    guard !written.isEmpty else {
+      return .failed(["no starter's failing check recorded events to draw"])
+    }
+    let script = "scripts/check-timelines.sh"
+    return .started(BrowserCheck(workspace: workspace, script: script, written))
+  }
+
   /// The timelines: every event a starter's or a wrong fix's failing check
   /// records is drawn in its lane, the decks show the pictures the starters
   /// draw now, and every starter's page renders in Chromium with nothing
-  /// overlapping (skipped, with the reason, when Node.js or Chromium is
-  /// missing).
-  func checkTimelines(_ tally: Tally, starters reports: [ChapterReport], wrongFixes: [ChapterReport]) {
+  /// overlapping (`render`; skipped, with the reason, when Node.js or
+  /// Chromium is missing).
+  func checkTimelines(
+    _ tally: Tally, starters reports: [ChapterReport], wrongFixes: [ChapterReport], render: TimelineRender
+  ) {
     let pages = reports.map { (report: $0, page: TimelinePage($0)) }
 
     // 1. The grammar knows every event the checks record.
@@ -33,7 +72,6 @@ extension Verifier {
 
     // 2. The decks' pictures are the ones the starters draw now, as a slide
     // shows them (an excerpt large enough to read: TimelinePage.Picture.slideSVG).
-    try? FileManager.default.removeItem(at: timelineOutput)
     let slidesFolder = workspace.url("Slides/timelines")
     let shipped = ((try? FileManager.default.contentsOfDirectory(atPath: slidesFolder.path)) ?? [])
       .filter { $0.hasSuffix(".svg") }.sorted()
@@ -66,25 +104,12 @@ extension Verifier {
       stale)
 
     // 3. Every page renders, and nothing in a picture overlaps.
-    let count = pages.map(\.page.pictures.count).reduce(0, +)
-    let item =
-      "the starters' \(count) timelines render in Chromium: every event drawn, no text overlapping or leaving its lanes"
-    var written: [String] = []
-    for (report, page) in pages where !page.pictures.isEmpty {
-      let url = timelineOutput.appendingPathComponent(report.chapter.folder + ".html")
-      do {
-        try FileManager.default.createDirectory(at: timelineOutput, withIntermediateDirectories: true)
-        try Data(page.html.utf8).write(to: url)
-        written.append(url.path)
-      } catch {
-        tally.item(false, item, ["cannot write \(url.path): \(error)"])
-        return
-      }
+    let item = Self.timelinesRenderItem(pages.map(\.page.pictures.count).reduce(0, +))
+    switch render {
+    case .started(let check):
+      report(check.outcome(), tally, item, script: check.script, problemMarker: ", timeline ")
+    case .failed(let problems):
+      tally.item(false, item, problems)
     }
-    guard !written.isEmpty else {
-      tally.item(false, item, ["no starter's failing check recorded events to draw"])
-      return
-    }
-    runBrowserCheck(tally, item, script: "scripts/check-timelines.sh", written, problemMarker: ", timeline ")
   }
 }

@@ -113,6 +113,11 @@ public struct Verifier {
       }
     }
 
+    // The tooling's tests (6) run from the solutions build, beside
+    // everything after it (see ``ToolingTests``).
+    let tooling = ToolingTests(workspace: workspace, progress: progress)
+    if !solutionRuns.isEmpty { tooling.start() }
+
     if let reports = solutionRuns.first {
       write("")
       write(style.bold("Failing checks point at the code they exercise"))
@@ -157,18 +162,18 @@ public struct Verifier {
       }
     }
 
-    // 4. The checks against the course's own wrong and right fixes; the
-    // tooling's tests (6) start when the first copy is done with its fixes.
-    let tooling = ToolingTests(workspace: workspace, progress: progress)
+    // The starters' timelines render in Chromium beside the fixes.
+    let timelines = starterRuns.first.map { (reports: $0, render: startTimelineRender(starters: $0)) }
+
+    // 4. The checks against the course's own wrong and right fixes.
     write("")
     write(style.bold("Wrong fixes fail, right fixes pass"))
-    let wrongFixes = checkMutations(
-      tally, chapters: workspace.curriculum.chapters, whenACopyIsDone: tooling.start)
+    let wrongFixes = checkMutations(tally, chapters: workspace.curriculum.chapters)
 
-    if let reports = starterRuns.first {
+    if let timelines {
       write("")
       write(style.bold("Timelines of failing checks"))
-      checkTimelines(tally, starters: reports, wrongFixes: wrongFixes)
+      checkTimelines(tally, starters: timelines.reports, wrongFixes: wrongFixes, render: timelines.render)
     }
 
     // 5. Determinism.
