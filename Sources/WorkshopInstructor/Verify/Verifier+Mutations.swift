@@ -28,8 +28,13 @@ extension Verifier {
   /// one fix per chapter of a copy at a time, and counts each as an item;
   /// returns the reports of the wrong fixes that were graded, for the
   /// timelines' check.
+  ///
+  /// - Parameter whenACopyIsDone: called when a copy of the course has
+  ///   graded all its fixes, while the other may still be grading.
   @discardableResult
-  func checkMutations(_ tally: Tally, chapters: [Curriculum.Chapter]) -> [ChapterReport] {
+  func checkMutations(
+    _ tally: Tally, chapters: [Curriculum.Chapter], whenACopyIsDone: @escaping @Sendable () -> Void = {}
+  ) -> [ChapterReport] {
     var lists: [Int: [Mutation]] = [:]
     var blindSpots: [Int: [Mutation]] = [:]
     for chapter in chapters {
@@ -80,6 +85,7 @@ extension Verifier {
       let results = Self.gradeFixes(
         lane, lists: ordered, in: copy, grader: grader, label: label, repeatCount: repeatCount,
         progress: progress)
+      whenACopyIsDone()
       return results
     }
     var results: [Int: [(Mutation, Outcome)]] = [:]

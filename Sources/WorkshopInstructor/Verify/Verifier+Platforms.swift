@@ -6,9 +6,20 @@ extension Verifier {
   /// The folders whose Swift files the portability check reads.
   static let portableFolders = ["Sources", "Chapters", "Solutions", "Tests"]
 
-  func checkPlatforms(_ tally: Tally) {
+  /// Starts reading the course's Swift files for platform-only and too new
+  /// APIs (``Portability``), on a thread of its own: it reads every file of
+  /// the course, about 10 s of a core in a debug build, which `verify`
+  /// spends beside the solutions' build.
+  func startPlatformScan() -> Background<[Portability.Finding]> {
     let root = workspace.root
-    let findings = Portability.findings(inPackage: root, folders: Self.portableFolders)
+    return Background { Portability.findings(inPackage: root, folders: Self.portableFolders) }
+  }
+
+  /// Reports the platform checks: `scan`'s findings, and the CI workflows
+  /// read by actionlint (skipped, with the reason, when it is missing).
+  func checkPlatforms(_ tally: Tally, scan: Background<[Portability.Finding]>) {
+    let root = workspace.root
+    let findings = scan.value()
     let declared = Portability.declaredMacOS(
       inManifest: (try? String(
         contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? "")

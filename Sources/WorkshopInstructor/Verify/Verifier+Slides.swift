@@ -33,28 +33,19 @@ extension Verifier {
 
 /// One of the scripts that check pages in headless Chromium, running in the
 /// background from the moment it is made until ``outcome()`` is asked for.
-final class BrowserCheck: Sendable {
+struct BrowserCheck: Sendable {
   /// The script, relative to the course's root.
   let script: String
-  private let finished = DispatchSemaphore(value: 0)
-  private let result = Mutex<Result<ProcessOutcome, any Error>?>(nil)
+  private let run: Background<Result<ProcessOutcome, any Error>>
 
   init(workspace: Workspace, script: String, _ arguments: [String]) {
     self.script = script
     let path = workspace.url(script).path
-    Thread.detachNewThread { [self] in
-      let outcome = Result { try Subprocess.run("bash", [path] + arguments, timeout: 900) }
-      result.withLock { $0 = outcome }
-      finished.signal()
-    }
+    run = Background { Result { try Subprocess.run("bash", [path] + arguments, timeout: 900) } }
   }
 
   /// Waits for the script to end and returns how it ended.
-  func outcome() -> Result<ProcessOutcome, any Error> {
-    finished.wait()
-    finished.signal()
-    return result.withLock { $0! }
-  }
+  func outcome() -> Result<ProcessOutcome, any Error> { run.value() }
 }
 
 extension Verifier {

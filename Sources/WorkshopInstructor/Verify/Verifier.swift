@@ -84,17 +84,17 @@ public struct Verifier {
       return (tally.passed, tally.failed)
     }
 
-    // The slides' browser check runs beside the layout's and the solutions'
-    // checks, and is reported after them (see ``startSlidesCheck()``).
+    // What waits on other programs, or only reads the course, runs beside
+    // the steps that build and grade, and is reported in its place later:
+    // the slides' browser check (see ``startSlidesCheck()``) and the
+    // platform scan here, the checks' pointers once the solutions are
+    // graded, the starters' timelines once they are.
     let slides = startSlidesCheck()
+    let platforms = startPlatformScan()
 
     // 1. Layout.
     write(style.bold("Course layout"))
     checkLayout(tally)
-
-    write("")
-    write(style.bold("Runs on Linux and macOS"))
-    checkPlatforms(tally)
 
     // 2. Solutions.
     if Sandbox.current == nil { write(style.dim("  note: " + Sandbox.unavailableNote)) }
@@ -113,16 +113,11 @@ public struct Verifier {
       }
     }
 
-    // The tooling's tests (6) run from the solutions build, beside
-    // everything after it (see ``ToolingTests``).
-    let tooling = ToolingTests(workspace: workspace, progress: progress)
-    if !solutionRuns.isEmpty { tooling.start() }
+    let pointers = solutionRuns.first.map(startExercisedCheck(reports:))
 
-    if let reports = solutionRuns.first {
-      write("")
-      write(style.bold("Failing checks point at the code they exercise"))
-      checkExercised(tally, reports: reports)
-    }
+    write("")
+    write(style.bold("Runs on Linux and macOS"))
+    checkPlatforms(tally, scan: platforms)
 
     write("")
     write(style.bold("Slides"))
@@ -162,13 +157,21 @@ public struct Verifier {
       }
     }
 
-    // The starters' timelines render in Chromium beside the fixes.
+    if let pointers {
+      write("")
+      write(style.bold("Failing checks point at the code they exercise"))
+      checkExercised(tally, pointers)
+    }
+
     let timelines = starterRuns.first.map { (reports: $0, render: startTimelineRender(starters: $0)) }
 
-    // 4. The checks against the course's own wrong and right fixes.
+    // 4. The checks against the course's own wrong and right fixes; the
+    // tooling's tests (6) start when the first copy is done with its fixes.
+    let tooling = ToolingTests(workspace: workspace, progress: progress)
     write("")
     write(style.bold("Wrong fixes fail, right fixes pass"))
-    let wrongFixes = checkMutations(tally, chapters: workspace.curriculum.chapters)
+    let wrongFixes = checkMutations(
+      tally, chapters: workspace.curriculum.chapters, whenACopyIsDone: tooling.start)
 
     if let timelines {
       write("")
