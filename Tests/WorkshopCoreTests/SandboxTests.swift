@@ -271,4 +271,42 @@ struct OwnershipTests {
     #expect(try owner(of: outside.path + "/target") == before)
     #expect(try owner(of: outside.path) == before)
   }
+
+  @Test("Giving a folder again writes only to the files that are not the user's yet")
+  func givenFilesAreLeftAlone() throws {
+    let scratch = try TemporaryFolder.shared.makeFolder("ownership")
+    let kept = scratch.appendingPathComponent("kept.o")
+    try Data("x".utf8).write(to: kept)
+    let target =
+      getuid() == 0
+      ? Ownership.Owner(user: uid_t(Sandbox.nobody), group: gid_t(Sandbox.nobody))
+      : Ownership.Owner(user: getuid(), group: getgid())
+    try Ownership.give(scratch, to: target)
+    func changed(_ url: URL) throws -> timespec {
+      var status = stat()
+      try #require(lstat(url.path, &status) == 0)
+      #if canImport(Darwin)
+        return status.st_ctimespec
+      #else
+        return status.st_ctim
+      #endif
+    }
+    let before = try changed(kept)
+    // Until the clock a change of owner would stamp (Linux's coarse one)
+    // has moved past it: a few milliseconds at most.
+    var now = timespec()
+    repeat {
+      #if os(Linux)
+        clock_gettime(CLOCK_REALTIME_COARSE, &now)
+      #else
+        clock_gettime(CLOCK_REALTIME, &now)
+      #endif
+    } while (now.tv_sec, now.tv_nsec) <= (before.tv_sec, before.tv_nsec)
+    let added = scratch.appendingPathComponent("added.o")
+    try Data("y".utf8).write(to: added)
+    try Ownership.give(scratch, to: target)
+    let after = try changed(kept)
+    #expect((after.tv_sec, after.tv_nsec) == (before.tv_sec, before.tv_nsec), "its owner was changed again")
+    #expect(try owner(of: added.path) == Int(target.user))
+  }
 }

@@ -45,6 +45,24 @@ struct SubprocessTests {
     #expect(try isGoneSoon(pid), "grandchild \(pid) was not killed")
   }
 
+  @Test("A child inherits no descriptor of the runner's but the ones it is given")
+  func noInheritedDescriptors() throws {
+    // Opened without close-on-exec, as a library might.
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("held-\(UUID().uuidString)")
+    try Data().write(to: path)
+    defer { try? FileManager.default.removeItem(at: path) }
+    let held = open(path.path, O_RDONLY)
+    try #require(held > 4)
+    defer { close(held) }
+    let given = path.deletingLastPathComponent().appendingPathComponent("given-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: given) }
+    // `true >&N` fails in the shell when descriptor N is not open.
+    let outcome = try Subprocess.run(
+      "/bin/sh", ["-c", "for n in 3 4 \(held); do if { true >&$n; } 2>/dev/null; then echo $n; fi; done"],
+      files: [3: given.path])
+    #expect(outcome.standardOutput == "3\n", "open in the child: \(outcome.standardOutput)")
+  }
+
   @Test("A program that does not exist is a clear error")
   func missingProgram() {
     #expect {

@@ -27,6 +27,9 @@ enum Ownership {
   struct Owner {
     var user: uid_t
     var group: gid_t
+
+    /// Whether a file with this status is already this owner's.
+    func owns(_ status: stat) -> Bool { status.st_uid == user && status.st_gid == group }
   }
 
   /// Makes `user` (with the group of the same number) own `folder` and
@@ -55,7 +58,11 @@ enum Ownership {
       throw error
     }
     defer { closedir(directory) }
-    guard fchown(descriptor, owner.user, owner.group) == 0 else { throw failure("change the owner of", path) }
+    var status = stat()
+    let owned = fstat(descriptor, &status) == 0 && owner.owns(status)
+    guard owned || fchown(descriptor, owner.user, owner.group) == 0 else {
+      throw failure("change the owner of", path)
+    }
     while let entry = readdir(directory) {
       let name = withUnsafePointer(to: entry.pointee.d_name) {
         $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
@@ -77,6 +84,11 @@ enum Ownership {
         if reason == ENOENT { continue }
         guard reason == ENOTDIR || reason == ELOOP else { throw failure("open", child) }
       }
+      // A file its owner already has is left alone: a change of owner,
+      // even to the same one, is a write to the file's inode, and most of
+      // the folder is already the user's from the build before.
+      var status = stat()
+      if fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, owner.owns(status) { continue }
       guard fchownat(descriptor, name, owner.user, owner.group, AT_SYMLINK_NOFOLLOW) == 0 || errno == ENOENT
       else { throw failure("change the owner of", child) }
     }

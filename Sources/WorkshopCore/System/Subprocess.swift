@@ -129,6 +129,15 @@ public enum Subprocess {
     for (descriptor, path) in files {
       posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     }
+    // Nothing else of the runner's: a descriptor some library opened without
+    // close-on-exec (a file being written, a pipe) would reach every child,
+    // code under test included, and keep an executable busy or a pipe open.
+    // On Darwin, POSIX_SPAWN_CLOEXEC_DEFAULT below does the same.
+    #if os(Linux)
+      if let closeFrom = Self.addCloseFrom {
+        _ = closeFrom(&actions, max(2, files.keys.max() ?? 2) + 1)
+      }
+    #endif
 
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -144,8 +153,12 @@ public enum Subprocess {
     for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE] { sigaddset(&defaults, signal) }
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    var flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
+    #if canImport(Darwin)
+      // Every descriptor not named in the file actions is closed in the child.
+      flags |= POSIX_SPAWN_CLOEXEC_DEFAULT
+    #endif
+    posix_spawnattr_setflags(&attributes, Int16(flags))
 
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     // A stable order: SwiftPM keys its manifest cache on the environment as
@@ -204,6 +217,21 @@ public enum Subprocess {
       termination: termination, timedOut: timedOut,
       standardOutput: readText(outPath), standardError: readText(errPath))
   }
+
+  #if os(Linux)
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later):
+    /// closes every descriptor from the given one up in the child. Looked up
+    /// when first used, since Swift's Glibc module leaves out GNU extensions;
+    /// nil on an older C library, where children inherit what is not
+    /// close-on-exec, as before.
+    private static let addCloseFrom:
+      (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(
+          symbol,
+          to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+      }()
+  #endif
 
   /// Reads at most the last 4 MiB of a file as text.
   private static func readText(_ path: String) -> String {
