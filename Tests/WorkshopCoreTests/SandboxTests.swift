@@ -295,13 +295,15 @@ struct OwnershipTests {
     // Until the clock a change of owner would stamp (Linux's coarse one)
     // has moved past it: a few milliseconds at most.
     var now = timespec()
+    let deadline = ContinuousClock.now + .seconds(1)
     repeat {
       #if os(Linux)
         clock_gettime(CLOCK_REALTIME_COARSE, &now)
       #else
         clock_gettime(CLOCK_REALTIME, &now)
       #endif
-    } while (now.tv_sec, now.tv_nsec) <= (before.tv_sec, before.tv_nsec)
+    } while (now.tv_sec, now.tv_nsec) <= (before.tv_sec, before.tv_nsec) && ContinuousClock.now < deadline
+    try #require(ContinuousClock.now < deadline, "the clock never passed the file's change time")
     let added = scratch.appendingPathComponent("added.o")
     try Data("y".utf8).write(to: added)
     try Ownership.give(scratch, to: target)

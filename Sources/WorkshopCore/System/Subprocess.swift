@@ -125,19 +125,22 @@ public enum Subprocess {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    // Nothing else of the runner's: a descriptor some library opened without
+    // close-on-exec (a file being written, a pipe) would reach every child,
+    // code under test included, and keep an executable busy or a pipe open.
+    // File actions run in order, so the ones opened below stay. On Darwin,
+    // POSIX_SPAWN_CLOEXEC_DEFAULT below does the same.
+    #if os(Linux)
+      if let closeFrom = Self.addCloseFrom {
+        guard closeFrom(&actions, 3) == 0 else {
+          throw SubprocessError(description: "cannot start \(executable): cannot prepare its descriptors")
+        }
+      }
+    #endif
     // More descriptors the child writes to, such as bubblewrap's --info-fd.
     for (descriptor, path) in files {
       posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     }
-    // Nothing else of the runner's: a descriptor some library opened without
-    // close-on-exec (a file being written, a pipe) would reach every child,
-    // code under test included, and keep an executable busy or a pipe open.
-    // On Darwin, POSIX_SPAWN_CLOEXEC_DEFAULT below does the same.
-    #if os(Linux)
-      if let closeFrom = Self.addCloseFrom {
-        _ = closeFrom(&actions, max(2, files.keys.max() ?? 2) + 1)
-      }
-    #endif
 
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -224,7 +227,7 @@ public enum Subprocess {
     /// when first used, since Swift's Glibc module leaves out GNU extensions;
     /// nil on an older C library, where children inherit what is not
     /// close-on-exec, as before.
-    private static let addCloseFrom:
+    static let addCloseFrom:
       (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
         guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
         return unsafeBitCast(
