@@ -254,11 +254,18 @@ extension LearnerLoopTests {
       #expect(untouched.state == .notStarted, "\(untouched.checks)")
 
       // The chapter's file edited: rebuilt from the plan, the same verdict as SwiftPM's.
+      let temporary = SwiftPMLock.temporaryFolder(of: workspace.scratchPath(for: .chapters))
+      func temporaryItems() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+      }
+      let before = Set(temporaryItems())
       try write(solvedAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
       let quick = try #require(try grader.gradeQuickly(adder)?.first)
       #expect(quick.state == .done, "\(quick.checks)")
       let full = try #require(try grader.run([adder], build: grader.build(force: true)).first)
       #expect(quick.signature == full.signature)
+      // Its jobs leave nothing in the build's temporary folder.
+      #expect(Set(temporaryItems()).subtracting(before).isEmpty, "\(temporaryItems())")
 
       // A compile error: reported for the chapter, at the learner's line.
       try write(brokenAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)

@@ -314,11 +314,21 @@ public struct ChapterRebuild: Sendable {
 
   private func run(_ arguments: [String]) throws -> ProcessOutcome {
     guard let executable = arguments.first else { throw GradingError(description: "an empty command") }
+    // Each job a temporary folder of its own, removed after it: a driver
+    // asked for its jobs (`-###`) leaves behind the folder it would have
+    // used, and jobs run side by side (the versions' links).
+    let scratch = workspace.scratchPath(for: variant)
+    let temporary = SwiftPMLock.temporaryFolder(of: scratch).appendingPathComponent(
+      "job-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: temporary) }
     if let sandbox {
       return try sandbox.build(
         executable, Array(arguments.dropFirst()), environment: environment, package: workspace.root,
-        scratch: workspace.scratchPath(for: variant), timeLimit: 300)
+        scratch: scratch, temporaryFolder: temporary, timeLimit: 300)
     }
+    try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    var environment = environment
+    environment["TMPDIR"] = temporary.path
     return try Subprocess.run(
       executable, Array(arguments.dropFirst()), environment: environment, timeout: 300)
   }

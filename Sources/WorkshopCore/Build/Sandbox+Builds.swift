@@ -18,7 +18,9 @@ extension Sandbox {
   /// are read-only, the folders in ``hidden`` empty, the network and the
   /// host's sockets out of reach. As root it runs as ``user``, who is given
   /// `scratch`. `HOME` is a folder of the scratch folder's, so SwiftPM's
-  /// caches stay with the build they belong to.
+  /// caches stay with the build they belong to. `TMPDIR` is
+  /// `temporaryFolder`, a folder inside `scratch`; by default the scratch
+  /// folder's own, the same every time (SwiftPM keys its manifest cache on it).
   ///
   /// ```swift
   /// let outcome = try sandbox.build(
@@ -27,7 +29,7 @@ extension Sandbox {
   /// ```
   func build(
     _ tool: String, _ arguments: [String], environment: [String: String], package: URL, scratch: URL,
-    timeLimit: Double, poll: ((String) -> Void)? = nil
+    temporaryFolder: URL? = nil, timeLimit: Double, poll: ((String) -> Void)? = nil
   ) throws -> ProcessOutcome {
     // A tool is looked up here, never in a folder the build can write.
     guard let executable = tool.contains("/") ? tool : Subprocess.executable(named: tool) else {
@@ -42,7 +44,7 @@ extension Sandbox {
     // reads them, while a check must not.
     sandbox.hidden = hidden.filter { !($0 == package.path || $0.hasPrefix(package.path + "/")) }
     let home = scratch.appendingPathComponent("home")
-    let temporary = SwiftPMLock.temporaryFolder(of: scratch)
+    let temporary = temporaryFolder ?? SwiftPMLock.temporaryFolder(of: scratch)
     for folder in [home, temporary] {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
