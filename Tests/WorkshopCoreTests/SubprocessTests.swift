@@ -61,17 +61,17 @@ struct SubprocessTests {
   func noInheritedDescriptors() throws {
     // Opened without close-on-exec, as a library might, at a number well
     // above any the shell below uses for its own.
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("held-\(UUID().uuidString)")
+    let folder = try TemporaryFolder.shared.makeFolder("descriptors")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("held")
     try Data().write(to: path)
-    defer { try? FileManager.default.removeItem(at: path) }
     let opened = open(path.path, O_RDONLY)
     try #require(opened >= 0)
     let held = fcntl(opened, F_DUPFD, 200)
     close(opened)
     try #require(held >= 200)
     defer { close(held) }
-    let given = path.deletingLastPathComponent().appendingPathComponent("given-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: given) }
+    let given = folder.appendingPathComponent("given")
     // `/dev/fd/N` exists for the process that looks when its descriptor N
     // is open (Linux and macOS alike); 4 is given and 3 is not, so a gap
     // below the given ones must be closed too.

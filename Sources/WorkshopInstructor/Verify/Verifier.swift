@@ -209,68 +209,6 @@ public struct Verifier {
 
   // MARK: - Steps
 
-  private func checkLayout(_ tally: Tally) {
-    let files = FileManager.default
-    do {
-      let expected = try workspace.expectedDigest()
-      let recorded = try workspace.recordedDigest()
-      if recorded == expected {
-        tally.item(true, "Package.swift's curriculum digest matches curriculum.json", [])
-      } else {
-        try workspace.syncDigest()
-        tally.item(
-          false, "Package.swift's curriculum digest is stale",
-          ["it is updated now: commit Package.swift so that every build sees the new curriculum.json"])
-      }
-    } catch {
-      tally.item(false, "Package.swift's curriculum digest can be read", ["\(error)"])
-    }
-    let unrecorded = Starters(workspace: workspace).unrecorded()
-    tally.item(
-      unrecorded.isEmpty, "curriculum.json records the starters as Chapters/ holds them (for reset)",
-      unrecorded.isEmpty
-        ? []
-        : [
-          "differ: " + unrecorded.map(\.paddedNumber).joined(separator: ", "),
-          "if Chapters/ is what the course ships, run 'swift run workshop verify --record-starters' and commit curriculum.json",
-        ])
-    for chapter in workspace.curriculum.chapters {
-      var problems: [String] = []
-      let starterFolder = workspace.codeFolder(chapter, .chapters)
-      let solutionFolder = workspace.codeFolder(chapter, .solutions)
-      let starter = workspace.url(starterFolder)
-      let starterSources = swiftFiles(in: starter)
-      let solutionSources = swiftFiles(in: workspace.url(solutionFolder))
-      if starterSources.isEmpty { problems.append("no Swift files in \(starterFolder)") }
-      if solutionSources != starterSources {
-        problems.append(
-          "\(solutionFolder) does not mirror \(starterFolder): \(starterSources) vs \(solutionSources)")
-      }
-      for file in chapter.files where !files.fileExists(atPath: starter.appendingPathComponent(file).path) {
-        problems.append("curriculum.json lists \(file), which is not in \(starterFolder)")
-      }
-      if !files.fileExists(atPath: starter.appendingPathComponent("README.md").path) {
-        problems.append("no README.md in \(starterFolder)")
-      }
-      for file in starterSources {
-        let text = (try? String(contentsOf: starter.appendingPathComponent(file), encoding: .utf8)) ?? ""
-        if !text.contains("TODO:") {
-          problems.append("\(starterFolder)/\(file) marks no place to edit with // TODO:")
-        }
-      }
-      let component = chapter.component.map { ["Sources/" + $0] } ?? []
-      for path in [workspace.checksFolder(chapter), workspace.slidesFile(chapter)] + component
-      where !files.fileExists(atPath: workspace.url(path).path) {
-        problems.append("no \(path)")
-      }
-      problems += hintProblems(chapter)
-      tally.item(
-        problems.isEmpty,
-        "\(chapter.paddedNumber) \(chapter.title): starter, README, solution, checks, slides, hints",
-        problems)
-    }
-  }
-
   /// Builds a variant once and grades it `repeatCount` times; empty if the build failed.
   private func gradeRepeatedly(_ variant: Variant, _ tally: Tally) -> [[ChapterReport]] {
     // The starters run under ThreadSanitizer too, though their checks fail:
@@ -343,11 +281,6 @@ public struct Verifier {
 
   func firstLines(_ text: String, _ count: Int) -> String {
     text.split(separator: "\n").prefix(count).joined(separator: "\n        ")
-  }
-
-  private func swiftFiles(in folder: URL) -> [String] {
-    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
-    return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted()
   }
 
   private func gitStatus(paths: [String]) -> String {

@@ -1,0 +1,76 @@
+import Foundation
+import WorkshopCore
+
+/// `verify`'s first step: the course's layout.
+extension Verifier {
+  /// Every chapter has its starter, README, solution (path for path),
+  /// checks and slides, hints and TODO markers; Package.swift's digest
+  /// matches curriculum.json, which records the starters as shipped.
+  func checkLayout(_ tally: Tally) {
+    let files = FileManager.default
+    do {
+      let expected = try workspace.expectedDigest()
+      let recorded = try workspace.recordedDigest()
+      if recorded == expected {
+        tally.item(true, "Package.swift's curriculum digest matches curriculum.json", [])
+      } else {
+        try workspace.syncDigest()
+        tally.item(
+          false, "Package.swift's curriculum digest is stale",
+          ["it is updated now: commit Package.swift so that every build sees the new curriculum.json"])
+      }
+    } catch {
+      tally.item(false, "Package.swift's curriculum digest can be read", ["\(error)"])
+    }
+    let unrecorded = Starters(workspace: workspace).unrecorded()
+    tally.item(
+      unrecorded.isEmpty, "curriculum.json records the starters as Chapters/ holds them (for reset)",
+      unrecorded.isEmpty
+        ? []
+        : [
+          "differ: " + unrecorded.map(\.paddedNumber).joined(separator: ", "),
+          "if Chapters/ is what the course ships, run 'swift run workshop verify --record-starters' and commit curriculum.json",
+        ])
+    for chapter in workspace.curriculum.chapters {
+      var problems: [String] = []
+      let starterFolder = workspace.codeFolder(chapter, .chapters)
+      let solutionFolder = workspace.codeFolder(chapter, .solutions)
+      let starter = workspace.url(starterFolder)
+      let starterSources = swiftFiles(in: starter)
+      let solutionSources = swiftFiles(in: workspace.url(solutionFolder))
+      if starterSources.isEmpty { problems.append("no Swift files in \(starterFolder)") }
+      if solutionSources != starterSources {
+        problems.append(
+          "\(solutionFolder) does not mirror \(starterFolder): \(starterSources) vs \(solutionSources)")
+      }
+      for file in chapter.files where !files.fileExists(atPath: starter.appendingPathComponent(file).path) {
+        problems.append("curriculum.json lists \(file), which is not in \(starterFolder)")
+      }
+      if !files.fileExists(atPath: starter.appendingPathComponent("README.md").path) {
+        problems.append("no README.md in \(starterFolder)")
+      }
+      for file in starterSources {
+        let text = (try? String(contentsOf: starter.appendingPathComponent(file), encoding: .utf8)) ?? ""
+        if !text.contains("TODO:") {
+          problems.append("\(starterFolder)/\(file) marks no place to edit with // TODO:")
+        }
+      }
+      let component = chapter.component.map { ["Sources/" + $0] } ?? []
+      for path in [workspace.checksFolder(chapter), workspace.slidesFile(chapter)] + component
+      where !files.fileExists(atPath: workspace.url(path).path) {
+        problems.append("no \(path)")
+      }
+      problems += hintProblems(chapter)
+      tally.item(
+        problems.isEmpty,
+        "\(chapter.paddedNumber) \(chapter.title): starter, README, solution, checks, slides, hints",
+        problems)
+    }
+  }
+
+  /// The Swift files under `folder`, by path relative to it, sorted.
+  private func swiftFiles(in folder: URL) -> [String] {
+    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+    return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted()
+  }
+}
