@@ -266,6 +266,12 @@ extension LearnerLoopTests {
       #expect(quick.signature == full.signature)
       // Its jobs leave nothing in the build's temporary folder.
       #expect(Set(temporaryItems()).subtracting(before).isEmpty, "\(temporaryItems())")
+      // The drivers' jobs are kept beside the build folder, where no
+      // sandboxed job writes, not in it.
+      let scratch = workspace.scratchPath(for: .chapters)
+      let jobs = ChapterRebuild(workspace: workspace, variant: .chapters, environment: [:]).driverJobs.file
+      #expect(jobs.deletingLastPathComponent().path == scratch.deletingLastPathComponent().path)
+      #expect(FileManager.default.fileExists(atPath: jobs.path))
 
       // A compile error: reported for the chapter, at the learner's line.
       try write(brokenAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)

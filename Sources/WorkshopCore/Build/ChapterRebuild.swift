@@ -238,11 +238,7 @@ public struct ChapterRebuild: Sendable {
   /// Compiles a module: the compiler jobs the driver would run, side by side.
   /// Their output together is what the driver would print.
   private func compile(_ arguments: [String]) throws -> ProcessOutcome {
-    let key = Self.cacheKey(arguments)
-    guard let jobs = Self.expanded.withLock({ $0[key] }) ?? expand(arguments) else {
-      return try run(arguments)
-    }
-    Self.expanded.withLock { $0[key] = jobs }
+    guard let jobs = jobs(for: arguments) else { return try run(arguments) }
     let outcomes = concurrentMap(jobs, width: jobs.count) { job in try? run(job) }
     guard outcomes.allSatisfy({ $0 != nil }) else { return try run(arguments) }
     let all = outcomes.compactMap { $0 }
@@ -258,28 +254,30 @@ public struct ChapterRebuild: Sendable {
   /// run are asked once (`-###`) and then run directly, which halves the
   /// link's time. When that fails, the planned command runs as it is.
   func link(_ arguments: [String]) throws -> Bool {
-    let key = Self.cacheKey(arguments)
-    if let jobs = Self.expanded.withLock({ $0[key] }) ?? expand(arguments) {
-      Self.expanded.withLock { $0[key] = jobs }
+    if let jobs = jobs(for: arguments) {
       var linked = true
       for job in jobs where linked { linked = try run(job).succeeded }
       if linked { return true }
-      Self.expanded.withLock { $0[key] = nil }
+      driverJobs.keep(nil, for: arguments)
     }
     return try run(arguments).succeeded
   }
 
-  /// The commands the compiler drivers would run, per planned command.
-  private static let expanded = Mutex<[[String]: [[String]]]>([:])
+  /// The jobs the driver would run for `arguments`: kept from an earlier
+  /// run, or asked now and kept.
+  private func jobs(for arguments: [String]) -> [[String]]? {
+    if let kept = driverJobs.jobs(for: arguments) { return kept }
+    guard let asked = expand(arguments) else { return nil }
+    driverJobs.keep(asked, for: arguments)
+    return asked
+  }
 
-  /// A planned command, with the content of each file it reads its
-  /// arguments from (`@.../sources`): SwiftPM rewrites those lists when a
-  /// chapter gains or loses a file, while the command stays the same.
-  static func cacheKey(_ arguments: [String]) -> [String] {
-    arguments
-      + arguments.filter { $0.hasPrefix("@") }.map {
-        (try? String(contentsOfFile: String($0.dropFirst()), encoding: .utf8)) ?? ""
-      }
+  /// The drivers' answers, kept beside the scratch folder (see ``DriverJobs``).
+  var driverJobs: DriverJobs {
+    let scratch = workspace.scratchPath(for: variant)
+    return DriverJobs(
+      file: scratch.deletingLastPathComponent().appendingPathComponent(
+        scratch.lastPathComponent + "-jobs.json"))
   }
 
   /// The commands `swiftc` would run for `arguments`, with each `clang`

@@ -36,10 +36,10 @@ package struct ExercisedDeclarations {
       index == 0 ? String(part.split(separator: ".").dropFirst().joined(separator: ".")) : part
     }
     for suite in suites.reversed() where !suite.isEmpty {
-      guard
-        let declaration = lines.firstIndex(where: {
-          Self.regex("\\b(?:struct|class|enum|actor)\\s+\(Self.escaped(suite))\\b").map($0.contains) ?? false
-        })
+      // One pattern per suite, compiled once: compiling it for each line
+      // took most of a check's pointer.
+      guard let pattern = Self.regex("\\b(?:struct|class|enum|actor)\\s+\(Self.escaped(suite))\\b"),
+        let declaration = lines.firstIndex(where: { $0.contains(pattern) })
       else { continue }
       var start = declaration
       while start > 0 {

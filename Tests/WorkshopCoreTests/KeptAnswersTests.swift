@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+@testable import WorkshopCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What the runner keeps instead of computing again: file hashes within a
+/// process, and a driver's jobs between runs.
+@Suite("Answers the runner keeps")
+struct KeptAnswersTests {
+  @Test("A file rewritten after it was hashed, with its old size and date put back, is hashed again")
+  func rewrittenFileIsHashedAgain() throws {
+    let folder = try TemporaryFolder.shared.makeFolder("hash")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("Checks.swift")
+    try Data("let answer = 1\n".utf8).write(to: file)
+    // The hash is kept only for a file unchanged for two seconds: wait for
+    // the file system's clock to be past that.
+    let changed = try #require(FileStatus(file.path)).changed
+    while Date().timeIntervalSince1970 - changed <= 2.5 { usleep(50_000) }
+    let first = ContentHash.of(file)
+    #expect(ContentHash.of(file) == first)
+
+    // The same size, and the modification date set back as it was, to the
+    // nanosecond.
+    let before = try #require(FileStatus(file.path))
+    var status = stat()
+    #expect(stat(file.path, &status) == 0)
+    #if canImport(Darwin)
+      let modified = status.st_mtimespec
+    #else
+      let modified = status.st_mtim
+    #endif
+    try Data("let answer = 2\n".utf8).write(to: file)
+    var times = [modified, modified]
+    #expect(utimensat(AT_FDCWD, file.path, &times, 0) == 0)
+    #expect(try #require(FileStatus(file.path)).modified == before.modified)
+    #expect(try #require(FileStatus(file.path)).size == before.size)
+    #expect(ContentHash.of(file) == ContentHash.of(Data("let answer = 2\n".utf8)))
+    #expect(ContentHash.of(file) != first)
+  }
+
+  @Test("A driver's jobs are kept in their file for the same command, lists and driver, and only then")
+  func driverJobsAreKeptByCommand() throws {
+    let folder = try TemporaryFolder.shared.makeFolder("jobs")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let list = folder.appendingPathComponent("sources")
+    try "\(folder.path)/A.swift\n".write(to: list, atomically: true, encoding: .utf8)
+    let store = DriverJobs(file: folder.appendingPathComponent("scratch-jobs.json"))
+    let driver = folder.appendingPathComponent("swiftc")
+    try FileManager.default.copyItem(at: URL(fileURLWithPath: "/bin/true"), to: driver)
+    let command = [driver.path, "-module-name", "Adder-\(UUID().uuidString)", "@" + list.path]
+    let jobs = [["/bin/true", "-c"], ["/bin/true", "-emit-module"]]
+    #expect(store.jobs(for: command) == nil)
+    store.keep(jobs, for: command)
+    #expect(store.jobs(for: command) == jobs)
+
+    // In the file, for the next run of the runner.
+    let kept = try String(contentsOf: store.file, encoding: .utf8)
+    #expect(kept.contains("-emit-module") && kept.contains("Adder-"))
+
+    // Another file list (a chapter gained a file), or a new driver at the same path: asked again.
+    try "\(folder.path)/A.swift\n\(folder.path)/B.swift\n".write(to: list, atomically: true, encoding: .utf8)
+    #expect(store.jobs(for: command) == nil)
+    try "\(folder.path)/A.swift\n".write(to: list, atomically: true, encoding: .utf8)
+    #expect(store.jobs(for: command) == jobs)
+    try FileManager.default.removeItem(at: driver)
+    try FileManager.default.copyItem(at: URL(fileURLWithPath: "/bin/echo"), to: driver)
+    #expect(store.jobs(for: command) == nil)
+
+    // Forgotten after its jobs failed.
+    store.keep(nil, for: command)
+    #expect(store.jobs(for: command) == nil)
+  }
+}
