@@ -11,19 +11,27 @@ extension Verifier {
     "the starters' \(count) timelines render in Chromium: every event drawn, no text overlapping or leaving its lanes"
   }
 
-  /// What ``startTimelineRender(starters:)`` started: the browser's check of
-  /// the starters' pages, or why it could not start.
-  enum TimelineRender {
-    case started(BrowserCheck)
-    case failed([String])
+  /// What ``startTimelineRender(starters:)`` drew and started: the
+  /// starters' pages, drawn once for both the browser and the slides' check,
+  /// and the browser's check of them, or why it could not start.
+  struct TimelineRender {
+    enum Browser {
+      case started(BrowserCheck)
+      case failed([String])
+    }
+    var pages: [(report: ChapterReport, page: TimelinePage)]
+    var browser: Browser
   }
 
   /// Writes every starter's timeline page and starts opening them in
   /// headless Chromium (`scripts/check-timelines.sh`), in the background:
   /// the browser runs on virtual time, so `verify` grades the fixes
-  /// meanwhile and reports it in ``checkTimelines(_:starters:wrongFixes:render:)``.
+  /// meanwhile and reports it in ``checkTimelines(_:wrongFixes:render:)``.
   func startTimelineRender(starters reports: [ChapterReport]) -> TimelineRender {
     let pages = reports.map { (report: $0, page: TimelinePage($0)) }
+    func failed(_ problems: [String]) -> TimelineRender {
+      TimelineRender(pages: pages, browser: .failed(problems))
+    }
     try? FileManager.default.removeItem(at: timelineOutput)
     var written: [String] = []
     for (report, page) in pages where !page.pictures.isEmpty {
@@ -33,14 +41,15 @@ extension Verifier {
         try Data(page.html.utf8).write(to: url)
         written.append(url.path)
       } catch {
-        return .failed(["cannot write \(url.path): \(error)"])
+        return failed(["cannot write \(url.path): \(error)"])
       }
     }
     guard !written.isEmpty else {
-      return .failed(["no starter's failing check recorded events to draw"])
+      return failed(["no starter's failing check recorded events to draw"])
     }
     let script = "scripts/check-timelines.sh"
-    return .started(BrowserCheck(workspace: workspace, script: script, written))
+    return TimelineRender(
+      pages: pages, browser: .started(BrowserCheck(workspace: workspace, script: script, written)))
   }
 
   /// The timelines: every event a starter's or a wrong fix's failing check
@@ -48,10 +57,9 @@ extension Verifier {
   /// draw now, and every starter's page renders in Chromium with nothing
   /// overlapping (`render`; skipped, with the reason, when Node.js or
   /// Chromium is missing).
-  func checkTimelines(
-    _ tally: Tally, starters reports: [ChapterReport], wrongFixes: [ChapterReport], render: TimelineRender
-  ) {
-    let pages = reports.map { (report: $0, page: TimelinePage($0)) }
+  func checkTimelines(_ tally: Tally, wrongFixes: [ChapterReport], render: TimelineRender) {
+    let pages = render.pages
+    let reports = pages.map(\.report)
 
     // 1. The grammar knows every event the checks record.
     var unknown: Set<String> = []
@@ -105,7 +113,7 @@ extension Verifier {
 
     // 3. Every page renders, and nothing in a picture overlaps.
     let item = Self.timelinesRenderItem(pages.map(\.page.pictures.count).reduce(0, +))
-    switch render {
+    switch render.browser {
     case .started(let check):
       report(check.outcome(), tally, item, script: check.script, problemMarker: ", timeline ")
     case .failed(let problems):

@@ -163,7 +163,7 @@ public struct Verifier {
       checkExercised(tally, pointers)
     }
 
-    let timelines = starterRuns.first.map { (reports: $0, render: startTimelineRender(starters: $0)) }
+    let timelines = starterRuns.first.map(startTimelineRender(starters:))
 
     // 4. The checks against the course's own wrong and right fixes; the
     // tooling's tests (6) start when the first copy is done with its fixes.
@@ -176,7 +176,7 @@ public struct Verifier {
     if let timelines {
       write("")
       write(style.bold("Timelines of failing checks"))
-      checkTimelines(tally, starters: timelines.reports, wrongFixes: wrongFixes, render: timelines.render)
+      checkTimelines(tally, wrongFixes: wrongFixes, render: timelines)
     }
 
     // 5. Determinism.
