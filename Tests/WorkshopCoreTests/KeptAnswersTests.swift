@@ -45,13 +45,14 @@ struct KeptAnswersTests {
     #expect(ContentHash.of(file) != first)
   }
 
-  @Test("A driver's jobs are kept in their file for the same command, lists and driver, and only then")
+  @Test(
+    "A driver's jobs are kept in a file of their own for the same command, lists and driver, and only then")
   func driverJobsAreKeptByCommand() throws {
     let folder = try TemporaryFolder.shared.makeFolder("jobs")
     defer { try? FileManager.default.removeItem(at: folder) }
     let list = folder.appendingPathComponent("sources")
     try "\(folder.path)/A.swift\n".write(to: list, atomically: true, encoding: .utf8)
-    let store = DriverJobs(file: folder.appendingPathComponent("scratch-jobs.json"))
+    let store = DriverJobs(folder: folder.appendingPathComponent("scratch-jobs"))
     let driver = folder.appendingPathComponent("swiftc")
     try FileManager.default.copyItem(at: URL(fileURLWithPath: "/bin/true"), to: driver)
     let command = [driver.path, "-module-name", "Adder-\(UUID().uuidString)", "@" + list.path]
@@ -60,8 +61,10 @@ struct KeptAnswersTests {
     store.keep(jobs, for: command)
     #expect(store.jobs(for: command) == jobs)
 
-    // In the file, for the next run of the runner.
-    let kept = try String(contentsOf: store.file, encoding: .utf8)
+    // In its file, for the next run of the runner.
+    let files = try FileManager.default.contentsOfDirectory(atPath: store.folder.path)
+    #expect(files.count == 1)
+    let kept = try String(contentsOf: store.folder.appendingPathComponent(files[0]), encoding: .utf8)
     #expect(kept.contains("-emit-module") && kept.contains("Adder-"))
 
     // Another file list (a chapter gained a file), or a new driver at the same path: asked again.
@@ -73,8 +76,11 @@ struct KeptAnswersTests {
     try FileManager.default.copyItem(at: URL(fileURLWithPath: "/bin/echo"), to: driver)
     #expect(store.jobs(for: command) == nil)
 
-    // Forgotten after its jobs failed.
+    // Forgotten after its jobs failed, its file too.
+    store.keep(jobs, for: command)
+    #expect(store.jobs(for: command) == jobs)
     store.keep(nil, for: command)
     #expect(store.jobs(for: command) == nil)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder.path) == [files[0]])
   }
 }

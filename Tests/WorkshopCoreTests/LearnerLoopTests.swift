@@ -269,9 +269,9 @@ extension LearnerLoopTests {
       // The drivers' jobs are kept beside the build folder, where no
       // sandboxed job writes, not in it.
       let scratch = workspace.scratchPath(for: .chapters)
-      let jobs = ChapterRebuild(workspace: workspace, variant: .chapters, environment: [:]).driverJobs.file
+      let jobs = ChapterRebuild(workspace: workspace, variant: .chapters, environment: [:]).driverJobs.folder
       #expect(jobs.deletingLastPathComponent().path == scratch.deletingLastPathComponent().path)
-      #expect(FileManager.default.fileExists(atPath: jobs.path))
+      #expect(try !FileManager.default.contentsOfDirectory(atPath: jobs.path).isEmpty)
 
       // A compile error: reported for the chapter, at the learner's line.
       try write(brokenAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)

@@ -276,8 +276,7 @@ public struct ChapterRebuild: Sendable {
   var driverJobs: DriverJobs {
     let scratch = workspace.scratchPath(for: variant)
     return DriverJobs(
-      file: scratch.deletingLastPathComponent().appendingPathComponent(
-        scratch.lastPathComponent + "-jobs.json"))
+      folder: scratch.deletingLastPathComponent().appendingPathComponent(scratch.lastPathComponent + "-jobs"))
   }
 
   /// The commands `swiftc` would run for `arguments`, with each `clang`

@@ -7,21 +7,24 @@ import Synchronization
 /// Asking costs a driver start per planned command (and one per `clang`
 /// among the jobs), each in the sandbox: about a quarter of a second of
 /// every `check` that rebuilds a chapter quickly (see ``ChapterRebuild``).
-/// The answers are kept in memory and in a file beside the scratch folder,
-/// never inside it: no sandboxed job can write there, so what a later run
-/// executes is what a driver said, not what code under test wrote.
+/// The answers are kept in memory and, one file each, in a folder beside
+/// the scratch folder, never inside it: no sandboxed job can write there,
+/// so what a later run executes is what a driver said, not what code under
+/// test wrote.
 ///
 /// An answer is found again only for the same command, the same content of
 /// each file it reads its arguments from, and the same driver executable
-/// (its inode, size and date): a new toolchain asks again.
+/// (its inode, size and date): a new toolchain asks again. One file per
+/// answer: a lookup reads only its own, and links asked side by side (a
+/// suite's versions in chapter 13) never write over each other's.
 ///
 /// ```swift
-/// let store = DriverJobs(file: scratch.appendingPathExtension("jobs.json"))
+/// let store = DriverJobs(folder: scratch.appendingPathExtension("jobs"))
 /// if let jobs = store.jobs(for: command) { … } else { store.keep(asked, for: command) }
 /// ```
 struct DriverJobs: Sendable {
-  /// Where the answers are kept between runs.
-  var file: URL
+  /// Where the answers are kept between runs, one file each.
+  var folder: URL
 
   /// One kept answer: the full key, so that two keys with one hash never mix.
   private struct Entry: Codable {
@@ -29,8 +32,8 @@ struct DriverJobs: Sendable {
     var jobs: [[String]]
   }
 
-  /// The most answers the file keeps; past it, it starts over.
-  static let capacity = 64
+  /// The most answers the folder keeps; past it, it starts over.
+  static let capacity = 256
 
   /// This process's answers, by key.
   private static let inMemory = Mutex<[[String]: [[String]]]>([:])
@@ -39,7 +42,9 @@ struct DriverJobs: Sendable {
   func jobs(for command: [String]) -> [[String]]? {
     let key = Self.key(command)
     if let jobs = Self.inMemory.withLock({ $0[key] }) { return jobs }
-    guard let entry = load()[Self.name(key)], entry.key == key else { return nil }
+    guard let data = try? Data(contentsOf: file(for: key)),
+      let entry = try? JSONDecoder().decode(Entry.self, from: data), entry.key == key
+    else { return nil }
     Self.inMemory.withLock { $0[key] = entry.jobs }
     return entry.jobs
   }
@@ -49,16 +54,23 @@ struct DriverJobs: Sendable {
   func keep(_ jobs: [[String]]?, for command: [String]) {
     let key = Self.key(command)
     Self.inMemory.withLock { $0[key] = jobs }
-    var entries = load()
-    if entries.count >= Self.capacity { entries = [:] }
-    entries[Self.name(key)] = jobs.map { Entry(key: key, jobs: $0) }
-    guard let data = try? JSONEncoder().encode(entries) else { return }
+    let file = file(for: key)
+    guard let jobs else {
+      try? FileManager.default.removeItem(at: file)
+      return
+    }
+    let files = FileManager.default
+    if ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).count >= Self.capacity {
+      try? files.removeItem(at: folder)
+    }
+    try? files.createDirectory(at: folder, withIntermediateDirectories: true)
+    guard let data = try? JSONEncoder().encode(Entry(key: key, jobs: jobs)) else { return }
     try? data.write(to: file, options: .atomic)
   }
 
-  private func load() -> [String: Entry] {
-    guard let data = try? Data(contentsOf: file) else { return [:] }
-    return (try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:]
+  /// The file of the answer for `key`.
+  private func file(for key: [String]) -> URL {
+    folder.appendingPathComponent(ContentHash.of(Data(key.joined(separator: "\u{0}").utf8)) + ".json")
   }
 
   /// A planned command, with the content of each file it reads its
@@ -72,9 +84,5 @@ struct DriverJobs: Sendable {
         (try? String(contentsOfFile: String($0.dropFirst()), encoding: .utf8)) ?? ""
       }
       + [driver.map { "driver \($0.inode):\($0.size):\($0.modified)" } ?? "no driver"]
-  }
-
-  private static func name(_ key: [String]) -> String {
-    ContentHash.of(Data(key.joined(separator: "\u{0}").utf8))
   }
 }
