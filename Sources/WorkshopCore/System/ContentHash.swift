@@ -10,7 +10,11 @@ public enum ContentHash {
   /// reads, and the course before and after its checks ran): a file whose
   /// status is the one it had when this process last hashed it is not read
   /// again (see ``settled``).
-  public static func of(_ url: URL) -> String {
+  public static func of(_ url: URL) -> String { of(url, now: Date()) }
+
+  /// ``of(_:)`` with the clock reading `now`: a test need not wait two
+  /// seconds for a file to count as settled.
+  package static func of(_ url: URL, now: Date) -> String {
     let path = url.path
     let before = FileStatus(path, followingLinks: true)
     if let before, let known = settled.withLock({ $0[path] }), known.status == before { return known.hash }
@@ -20,7 +24,7 @@ public enum ContentHash {
     // two seconds before: a change within the same tick of the file
     // system's coarse clock leaves the change time as it was.
     if let before, FileStatus(path, followingLinks: true) == before,
-      Date().timeIntervalSince1970 - before.changed > 2
+      now.timeIntervalSince1970 - before.changed > 2
     {
       settled.withLock { $0[path] = (before, hash) }
     }
