@@ -114,7 +114,8 @@ if !gradingOnly {
   if runnerTests {
     targets.append(
       .testTarget(
-        name: "WorkshopCoreTests", dependencies: ["WorkshopCore", "WorkshopInstructor"],
+        name: "WorkshopCoreTests",
+        dependencies: ["WorkshopCore", "WorkshopInstructor", "ConcurrencyTestKit"],
         path: "Tests/WorkshopCoreTests"))
   }
   products.insert(

@@ -5,7 +5,7 @@ import Testing
 @testable import WorkshopInstructor
 
 /// The fixture workshop, in a copy of its own that these tests change.
-private let attacked = Task { () throws -> Workspace in
+private let attacked = blockingTask("the fixture to attack") { () throws -> Workspace in
   try Workspace.locate(from: try freshCopyOfFixture("workshop-fixture-attacks"))
 }
 
@@ -33,7 +33,9 @@ private let workshopExecutable: URL? = {
   return FileManager.default.isExecutableFile(atPath: executable.path) ? executable : nil
 }()
 
-@Suite("Learner code that attacks the grader, or a learner's files the grader must not trust", .serialized)
+@Suite(
+  "Learner code that attacks the grader, or a learner's files the grader must not trust", .serialized,
+  .ownThread)
 struct AttackTests {
   @Test("A missing chapter folder is that chapter's problem; the other chapters are graded")
   func missingChapter() async throws {

@@ -34,7 +34,8 @@ func freshCopyOfFixture(_ name: String = "workshop-fixture", of source: String =
 let attackChapters: Set<Int> = [8, 9]
 
 /// The fixture, graded once for every test of the suite.
-private let graded = Task { () throws -> (workspace: Workspace, reports: [ChapterReport]) in
+private let graded = blockingTask("the fixture, graded") {
+  () throws -> (workspace: Workspace, reports: [ChapterReport]) in
   let workspace = try Workspace.locate(from: try freshCopyOfFixture())
   let reports = try Grader(workspace: workspace, variant: .chapters, timeLimit: 5)
     .grade(workspace.curriculum.chapters.filter { !attackChapters.contains($0.number) })
@@ -64,7 +65,7 @@ func workshop(_ arguments: [String], in folder: URL) -> (status: Int32, out: Str
   return (status, out.withLock { $0 }, err.withLock { $0 })
 }
 
-@Suite("End to end on a fixture workshop", .serialized)
+@Suite("End to end on a fixture workshop", .serialized, .ownThread)
 struct EndToEndTests {
   @Test("Every chapter is graded, in course order")
   func allChapters() async throws {

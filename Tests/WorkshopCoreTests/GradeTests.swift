@@ -97,7 +97,8 @@ private struct ClassFixture {
 }
 
 /// The class, graded once with `workshop grade` for every test of the suite.
-private let graded = Task { () throws -> (fixture: ClassFixture, status: Int32, out: String, err: String) in
+private let graded = blockingTask("the class, graded") {
+  () throws -> (fixture: ClassFixture, status: Int32, out: String, err: String) in
   let fixture = try ClassFixture()
   let reports = fixture.course.appendingPathComponent("grades")
   try? FileManager.default.removeItem(at: reports)
@@ -121,7 +122,7 @@ private func passing(_ results: ClassReports.Gradescope) -> [String] {
   results.tests.filter { $0.status == "passed" }.map(\.name)
 }
 
-@Suite("Grading a class (workshop grade)", .serialized)
+@Suite("Grading a class (workshop grade)", .serialized, .ownThread)
 struct GradeTests {
   @Test("A solved submission scores full marks, with each chapter's points")
   func solved() async throws {
@@ -546,7 +547,7 @@ struct ReviewScanTests {
   }
 }
 
-@Suite("Grading a class: code that writes the course's files", .serialized)
+@Suite("Grading a class: code that writes the course's files", .serialized, .ownThread)
 struct GradeTamperTests {
   /// Chapter 01, solved, but writing a check of its own into the grading
   /// copy of the course and into the pristine checkout it came from.

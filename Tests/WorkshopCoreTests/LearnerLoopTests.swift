@@ -44,7 +44,7 @@ extension FileManager {
   }
 }
 
-@Suite("The learner's loop: Next, reset, solution, watch", .serialized)
+@Suite("The learner's loop: Next, reset, solution, watch", .serialized, .ownThread)
 struct LearnerLoopTests {
   @Test("Next is the chapter edited last that is not done, else the first one not done")
   func nextFollowsTheLearner() throws {
