@@ -363,6 +363,84 @@ extension LearnerLoopTests {
         return
       }
     }
+
+    @Test(
+      "Edits in two chapters are rebuilt in one quick build with SwiftPM's verdicts; a chapter that does not compile is left out of that build's grading"
+    )
+    func severalChaptersAtOnce() throws {
+      let workspace = try learnerCopy()
+      let grader = Grader(workspace: workspace, variant: .chapters, timeLimit: 10)
+      let build = try grader.build()
+      let chapters = workspace.curriculum.chapters
+      let rebuild = ChapterRebuild(
+        workspace: workspace, variant: .chapters, environment: Grader.childEnvironment)
+      let plan = workspace.scratchPath(for: .chapters).appendingPathComponent("debug.yaml")
+      let planBefore = try Data(contentsOf: plan)
+
+      // Both chapters solved: one build of both, without SwiftPM (its plan
+      // is untouched), graded as SwiftPM's build grades them.
+      try write(solvedAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
+      try write(solvedGreeter, to: "Chapters/02-Greeter/Greeter.swift", in: workspace)
+      guard case .built(let both, let checksRebuilt) = rebuild.rebuildChanged(after: build) else {
+        Issue.record("edits of two chapters' files were not rebuilt quickly")
+        return
+      }
+      #expect(checksRebuilt.isEmpty)
+      #expect(both.brokenChapters.isEmpty)
+      #expect(try Data(contentsOf: plan) == planBefore)
+      let quick = try grader.run(chapters, build: both)
+      #expect(quick.map(\.state) == [.done, .done], "\(quick.map(\.checks))")
+      let full = try grader.run(chapters, build: grader.build(force: true))
+      #expect(quick.map(\.signature) == full.map(\.signature))
+
+      // Nothing changed since: the last build as it is.
+      guard case .built(let same, _) = rebuild.rebuildChanged(after: build) else {
+        Issue.record("an unchanged copy was not taken as built")
+        return
+      }
+      #expect(same.product == build.product && same.brokenChapters.isEmpty)
+
+      // One chapter broken, the other back to its starter: the broken one
+      // says where, the other is compiled and graded from the new product.
+      try write(brokenAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
+      try write(
+        "public func greet(_ name: String) -> String { \"Hello\" }\n",
+        to: "Chapters/02-Greeter/Greeter.swift",
+        in: workspace)
+      guard case .built(let mixed, _) = rebuild.rebuildChanged(after: build) else {
+        Issue.record("a broken chapter beside an edited one stopped the quick build")
+        return
+      }
+      let errors = try #require(mixed.brokenChapters[1])
+      #expect(errors.first?.hasPrefix("Chapters/01-Adder/Adder.swift:1:") == true, "\(errors)")
+      #expect(mixed.brokenChapters[2] == nil)
+      let greeter = try #require(try grader.run([chapters[1]], build: mixed).first)
+      #expect(greeter.state == .inProgress, "\(greeter.checks)")
+      #expect(
+        greeter.checks.filter { $0.status != .passed }.map(\.name) == ["Greets by name"], "\(greeter.checks)")
+      // The broken chapter is still a change: the next quick build compiles it again.
+      try write(solvedAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
+      guard case .built(let fixed, _) = rebuild.rebuildChanged(after: build) else {
+        Issue.record("a chapter fixed after a broken quick build was not rebuilt")
+        return
+      }
+      #expect(fixed.brokenChapters.isEmpty)
+      #expect(try grader.run([chapters[0]], build: fixed).first?.state == .done)
+
+      // A check edited: not the chapters' own change, so SwiftPM builds.
+      let checks = workspace.url("Tests/02-GreeterTests/GreeterTests.swift")
+      try (try String(contentsOf: checks, encoding: .utf8) + "\n// edited\n").write(
+        to: checks, atomically: true, encoding: .utf8)
+      guard case .unavailable = rebuild.rebuildChanged(after: build) else {
+        Issue.record("an edited check was rebuilt without SwiftPM")
+        return
+      }
+      #expect(try grader.buildChangedChapters().brokenChapters.isEmpty)
+      let record = try #require(
+        Fingerprint.Record.load(
+          from: workspace.scratchPath(for: .chapters).appendingPathComponent(Fingerprint.Record.fileName)))
+      #expect(record.quickBuilt == nil, "SwiftPM's build writes a record of its own")
+    }
   }
 
 }

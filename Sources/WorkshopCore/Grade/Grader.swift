@@ -153,6 +153,21 @@ public struct Grader: Sendable {
     return builder
   }
 
+  /// Builds as ``build(force:)`` does, but without starting SwiftPM when
+  /// only chapters' own files changed since the last build and its plan
+  /// holds every command they need (see
+  /// ``ChapterRebuild/rebuildChanged(after:)``): `verify` places a fix in
+  /// each of several chapters a round, then builds.
+  public func buildChangedChapters() throws -> Build {
+    let builder = self.builder
+    if let last = builder.lastCompleteBuild() {
+      let rebuild = ChapterRebuild(
+        workspace: workspace, variant: variant, environment: Self.childEnvironment, sandbox: buildSandbox)
+      if case .built(let build, _) = rebuild.rebuildChanged(after: last) { return build }
+    }
+    return try builder.build()
+  }
+
   /// Grades one chapter whose files alone changed since the last complete
   /// build without starting SwiftPM, as `watch` does after a save (see
   /// ``ChapterRebuild``): the same compiler and linker jobs SwiftPM planned,

@@ -1,0 +1,100 @@
+import Foundation
+
+// MARK: - Running the drivers' jobs directly
+
+extension ChapterRebuild {
+  /// Compiles a module: the compiler jobs the driver would run, side by side.
+  /// Their output together is what the driver would print.
+  func compile(_ arguments: [String]) throws -> ProcessOutcome {
+    guard let jobs = jobs(for: arguments) else { return try run(arguments) }
+    let outcomes = concurrentMap(jobs, width: jobs.count) { job in try? run(job) }
+    guard outcomes.allSatisfy({ $0 != nil }) else { return try run(arguments) }
+    let all = outcomes.compactMap { $0 }
+    return ProcessOutcome(
+      termination: all.first { !$0.succeeded }?.termination ?? .exited(0),
+      timedOut: all.contains { $0.timedOut },
+      standardOutput: all.map(\.standardOutput).joined(separator: "\n"),
+      standardError: all.map(\.standardError).joined(separator: "\n"))
+  }
+
+  /// Links the test product again. The driver's link is two tools deep
+  /// (`swiftc` runs `clang`, which runs the linker); the commands they would
+  /// run are asked once (`-###`) and then run directly, which halves the
+  /// link's time. When that fails, the planned command runs as it is.
+  func link(_ arguments: [String]) throws -> Bool {
+    if let jobs = jobs(for: arguments) {
+      var linked = true
+      for job in jobs where linked { linked = try run(job).succeeded }
+      if linked { return true }
+      driverJobs.keep(nil, for: arguments)
+    }
+    return try run(arguments).succeeded
+  }
+
+  /// The jobs the driver would run for `arguments`: kept from an earlier
+  /// run, or asked now and kept.
+  private func jobs(for arguments: [String]) -> [[String]]? {
+    if let kept = driverJobs.jobs(for: arguments) { return kept }
+    guard let asked = expand(arguments) else { return nil }
+    driverJobs.keep(asked, for: arguments)
+    return asked
+  }
+
+  /// The drivers' answers, kept beside the scratch folder (see ``DriverJobs``).
+  var driverJobs: DriverJobs {
+    let scratch = workspace.scratchPath(for: variant)
+    return DriverJobs(
+      folder: scratch.deletingLastPathComponent().appendingPathComponent(scratch.lastPathComponent + "-jobs"))
+  }
+
+  /// The commands `swiftc` would run for `arguments`, with each `clang`
+  /// among them replaced by the commands it would run; nil when a command
+  /// needs a file the driver writes first (a temporary file list), which
+  /// only running the driver itself provides.
+  private func expand(_ arguments: [String]) -> [[String]]? {
+    func jobs(_ command: [String]) -> [[String]]? {
+      guard let listed = try? run(command + ["-###"]), listed.succeeded else { return nil }
+      let lines = (listed.standardOutput + "\n" + listed.standardError).split(separator: "\n")
+      return lines.compactMap { line in
+        let words = ShellWords.split(String(line))
+        guard let first = words.first, first.hasPrefix("/") else { return nil }
+        return words
+      }
+    }
+    guard let planned = jobs(arguments), !planned.isEmpty,
+      !planned.joined().contains(where: { $0.contains("TemporaryDirectory.") })
+    else { return nil }
+    var expanded: [[String]] = []
+    for job in planned {
+      let tool = URL(fileURLWithPath: job[0]).lastPathComponent
+      if tool == "clang" || tool == "clang++" {
+        guard let inner = jobs(job), !inner.isEmpty else { return nil }
+        expanded += inner
+      } else {
+        expanded.append(job)
+      }
+    }
+    return expanded
+  }
+
+  func run(_ arguments: [String]) throws -> ProcessOutcome {
+    guard let executable = arguments.first else { throw GradingError(description: "an empty command") }
+    // Each job a temporary folder of its own, removed after it: a driver
+    // asked for its jobs (`-###`) leaves behind the folder it would have
+    // used, and jobs run side by side (the versions' links).
+    let scratch = workspace.scratchPath(for: variant)
+    let temporary = SwiftPMLock.temporaryFolder(of: scratch).appendingPathComponent(
+      "job-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: temporary) }
+    if let sandbox {
+      return try sandbox.build(
+        executable, Array(arguments.dropFirst()), environment: environment, package: workspace.root,
+        scratch: scratch, temporaryFolder: temporary, timeLimit: 300)
+    }
+    try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    var environment = environment
+    environment["TMPDIR"] = temporary.path
+    return try Subprocess.run(
+      executable, Array(arguments.dropFirst()), environment: environment, timeout: 300)
+  }
+}
