@@ -400,11 +400,11 @@ extension LearnerLoopTests {
       }
       #expect(same.product == build.product && same.brokenChapters.isEmpty)
 
-      // One chapter broken, the other back to its starter: the broken one
+      // One chapter broken, the other wrong in a new way: the broken one
       // says where, the other is compiled and graded from the new product.
       try write(brokenAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
       try write(
-        "public func greet(_ name: String) -> String { \"Hello\" }\n",
+        #"public func greet(_ name: String) -> String { "Hello, \(name)" }"# + "\n",
         to: "Chapters/02-Greeter/Greeter.swift",
         in: workspace)
       guard case .built(let mixed, _) = rebuild.rebuildChanged(after: build) else {
@@ -435,7 +435,9 @@ extension LearnerLoopTests {
         Issue.record("an edited check was rebuilt without SwiftPM")
         return
       }
-      #expect(try grader.buildChangedChapters().brokenChapters.isEmpty)
+      var quickGrader = grader
+      quickGrader.rebuildsWithoutSwiftPM = true
+      #expect(try quickGrader.build().brokenChapters.isEmpty)
       let record = try #require(
         Fingerprint.Record.load(
           from: workspace.scratchPath(for: .chapters).appendingPathComponent(Fingerprint.Record.fileName)))
@@ -552,5 +554,55 @@ extension LearnerLoopTests {
         #expect(workshop(["reset", "01"], in: workspace.root).status == 0)
       }
     }
+  }
+}
+
+@Suite("What a quick rebuild compiles")
+struct QuickRebuildScopeTests {
+  private let modules = [
+    ChapterRebuild.Module(name: "Adder", folder: "Chapters/01-Adder", dependents: ["AdderTests"], chapter: 1),
+    ChapterRebuild.Module(name: "GreeterTests", folder: "Variants/checks"),
+  ]
+
+  private func record(_ files: [String: String]) -> Fingerprint.Record {
+    Fingerprint.Record(
+      files: files.mapValues { Fingerprint.FileState(hash: $0, second: 0) }, product: "", isComplete: true)
+  }
+
+  private func states(_ files: [String: String]) -> [String: Fingerprint.FileState] {
+    files.mapValues { Fingerprint.FileState(hash: $0, second: 0) }
+  }
+
+  @Test(
+    "Only the modules with a changed, added or removed file are compiled; a change outside them needs SwiftPM"
+  )
+  func changedModules() {
+    let last = record([
+      "Chapters/01-Adder/Adder.swift": "a", "Variants/checks/Checks.swift": "c",
+      "Tests/01-AdderTests/T.swift": "t",
+    ])
+    // Nothing changed.
+    #expect(ChapterRebuild.changed(modules, states: states(last.inputs), record: last)?.isEmpty == true)
+    // One file edited: its module alone.
+    var now = last.inputs
+    now["Variants/checks/Checks.swift"] = "c2"
+    #expect(
+      ChapterRebuild.changed(modules, states: states(now), record: last)?.map(\.name) == ["GreeterTests"])
+    // A file removed from the other: both.
+    now["Chapters/01-Adder/Adder.swift"] = nil
+    #expect(
+      ChapterRebuild.changed(modules, states: states(now), record: last)?.map(\.name) == [
+        "Adder", "GreeterTests",
+      ])
+    // A check edited: no module holds it.
+    now["Tests/01-AdderTests/T.swift"] = "t2"
+    #expect(ChapterRebuild.changed(modules, states: states(now), record: last) == nil)
+    #expect(!ChapterRebuild.onlyChanged(modules, states: states(now), record: last))
+    // A folder's name that starts another's is not that folder.
+    #expect(
+      ChapterRebuild.changed(
+        modules, states: states(last.inputs.merging(["Chapters/01-Adder2/X.swift": "x"]) { $1 }), record: last
+      )
+        == nil)
   }
 }

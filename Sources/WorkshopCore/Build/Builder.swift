@@ -50,6 +50,10 @@ public struct Builder: Sendable {
   /// ``Sandbox/build(_:_:environment:package:scratch:timeLimit:poll:)``).
   /// Nil builds unsandboxed.
   public var sandbox: Sandbox?
+  /// The modules this build may compile without SwiftPM when only their
+  /// files changed since the last build (see
+  /// ``ChapterRebuild/rebuildChanged(after:)``); nil: SwiftPM builds.
+  public var quickModules: [ChapterRebuild.Module]?
 
   public init(
     workspace: Workspace, variant: Variant, sanitizer: Sanitizer? = nil, leftOut: Set<Int> = [],
@@ -76,6 +80,12 @@ public struct Builder: Sendable {
     let last = Fingerprint.Record.load(from: recordFile)
     if !force, let reused = lastCompleteBuild(ifBuiltFrom: files) {
       return reused
+    }
+    if !force, sanitizer == nil, let modules = quickModules, let last = lastCompleteBuild() {
+      var rebuild = ChapterRebuild(
+        workspace: workspace, variant: variant, environment: environment, sandbox: sandbox)
+      rebuild.modules = modules
+      if case .built(let build, _) = rebuild.rebuildChanged(after: last) { return build }
     }
     invalidate(
       modules: Set(

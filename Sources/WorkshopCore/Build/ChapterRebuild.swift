@@ -1,31 +1,33 @@
 import Foundation
-import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// Rebuilds one chapter whose files were edited, without SwiftPM, for `watch`.
+/// Rebuilds chapters whose files were edited without SwiftPM: one chapter
+/// after a save in `watch`, a fix in each of several chapters in each of
+/// `verify`'s rounds.
 ///
 /// Starting SwiftPM costs about 0.6 s before it compiles anything, more than
-/// the rest of an edit's feedback together. When the only change since the
-/// last SwiftPM build is the content of one chapter's existing files, the
-/// build plan SwiftPM wrote then (`debug.yaml`) still holds every command the
-/// edit needs: this runs those commands itself, the same compiler and linker
-/// invocations SwiftPM would run, and nothing else:
-/// 1. the chapter's module, compiled whole (a changed file whose date did not
-///    change, to the second, is compiled all the same);
-/// 2. the chapter's checks, only when the chapter's interface changed;
+/// the rest of an edit's feedback together, and its driver a start per
+/// module. When the only change since the last build is the content of
+/// chapters' existing files, the build plan SwiftPM wrote at its last build
+/// (`debug.yaml`) still holds every command the edit needs: this runs those
+/// commands itself, the compiler and linker jobs SwiftPM's drivers would
+/// run, and nothing else:
+/// 1. each changed chapter's module, compiled whole (a changed file whose
+///    date did not change, to the second, is compiled all the same);
+/// 2. a chapter's checks, only when the chapter's interface changed;
 /// 3. the test product, linked again in place, with the linker and options
 ///    SwiftPM planned (see ``Builder/linkerArguments``).
 ///
 /// Anything else (a file added or removed, a checks or manifest change, a
 /// chapter left out of the last build, another build running in the same
 /// folder, a link that fails) is ``Outcome/unavailable(_:)``, and the caller
-/// builds with SwiftPM as usual. The next SwiftPM build sees the outputs
-/// changed and runs the same commands again, so its state stays right.
+/// builds with SwiftPM as usual. The next SwiftPM build compiles the modules
+/// built here again, whole (``Fingerprint/Record/quickBuilt``), so its state
+/// stays right.
+///
+/// ```swift
+/// let rebuild = ChapterRebuild(workspace: copy, variant: .chapters, environment: environment)
+/// if case .built(let build, _) = rebuild.rebuildChanged(after: last) { … } else { … SwiftPM … }
+/// ```
 public struct ChapterRebuild: Sendable {
   public var workspace: Workspace
   public var variant: Variant
@@ -33,6 +35,9 @@ public struct ChapterRebuild: Sendable {
   /// The sandbox the compiler and linker jobs run in, as SwiftPM's builds
   /// do (see ``Builder/sandbox``); nil runs them unsandboxed.
   public var sandbox: Sandbox?
+  /// The modules this may compile: by default each chapter's (see
+  /// ``chapterModules(in:variant:)``).
+  public var modules: [Module]
 
   public init(workspace: Workspace, variant: Variant, environment: [String: String], sandbox: Sandbox? = nil)
   {
@@ -40,6 +45,39 @@ public struct ChapterRebuild: Sendable {
     self.variant = variant
     self.environment = environment
     self.sandbox = sandbox
+    self.modules = Self.chapterModules(in: workspace, variant: variant)
+  }
+
+  /// A module the quick path compiles: the target SwiftPM builds from the
+  /// Swift files under `folder`.
+  public struct Module: Sendable, Equatable {
+    /// The module's name, as the plan keys its compile (`C.<name>-…-debug.module`).
+    public var name: String
+    /// The folder of its sources, relative to the workspace's root.
+    public var folder: String
+    /// The modules compiled against its interface, compiled again when it changes.
+    public var dependents: [String]
+    /// The chapter whose code it is: a compile error in it breaks that
+    /// chapter alone. Nil: an error makes the quick path step aside.
+    public var chapter: Int?
+
+    public init(name: String, folder: String, dependents: [String] = [], chapter: Int? = nil) {
+      self.name = name
+      self.folder = folder
+      self.dependents = dependents
+      self.chapter = chapter
+    }
+  }
+
+  /// Each chapter's module, with its checks as its dependent; a chapter
+  /// whose checks the learner writes is that test module, on which nothing
+  /// depends.
+  public static func chapterModules(in workspace: Workspace, variant: Variant) -> [Module] {
+    workspace.curriculum.chapters.map { chapter in
+      Module(
+        name: chapter.codeModule, folder: workspace.codeFolder(chapter, variant),
+        dependents: chapter.writesChecks ? [] : [chapter.testModule], chapter: chapter.number)
+    }
   }
 
   public enum Outcome: Sendable {
@@ -52,9 +90,9 @@ public struct ChapterRebuild: Sendable {
     case unavailable(String)
   }
 
-  /// What rebuilding several chapters at once gave.
+  /// What rebuilding the changed modules gave.
   public enum RoundOutcome: Sendable {
-    /// The test product was linked again from every chapter that compiled.
+    /// The test product was linked again from every module that compiled.
     /// The build's `brokenChapters` are the chapters that did not, with
     /// their first errors; `checksRebuilt`, the chapters whose checks had
     /// to be compiled again.
@@ -64,8 +102,12 @@ public struct ChapterRebuild: Sendable {
   }
 
   /// Rebuilds `chapter` on top of `last`, the build graded before the edit.
+  /// A chapter whose checks the learner writes is graded with builds of its
+  /// own (its checks against each version of its component), which `watch`
+  /// leaves to SwiftPM.
   public func rebuild(_ chapter: Curriculum.Chapter, after last: Build) -> Outcome {
-    switch rebuild(only: [chapter], after: last) {
+    guard !chapter.writesChecks else { return .unavailable("the chapter is graded with builds of its own") }
+    switch rebuild(only: modules.filter { $0.chapter == chapter.number }, after: last) {
     case .unavailable(let reason):
       return .unavailable(reason)
     case .built(let build, let checksRebuilt):
@@ -74,43 +116,39 @@ public struct ChapterRebuild: Sendable {
     }
   }
 
-  /// Rebuilds, on top of `last`, every chapter whose own files changed since
-  /// the last build of this scratch folder, SwiftPM's or a quick one:
-  /// `verify` places a fix in each of several chapters, then builds.
+  /// Rebuilds, on top of `last`, every module whose own files changed since
+  /// the last build of this scratch folder, SwiftPM's or a quick one.
   ///
   /// A chapter that does not compile is in the build's `brokenChapters`,
-  /// as in a SwiftPM build that leaves it out; its objects are in the
+  /// as in a SwiftPM build that leaves it out; its last objects stay in the
   /// product, but its checks are not run.
   public func rebuildChanged(after last: Build) -> RoundOutcome {
     rebuild(only: nil, after: last)
   }
 
-  /// ``rebuild(_:after:)`` of `chapters`, or of those whose files changed when nil.
-  private func rebuild(only chapters: [Curriculum.Chapter]?, after last: Build) -> RoundOutcome {
+  /// Rebuilds `wanted`, or the changed modules when nil.
+  private func rebuild(only wanted: [Module]?, after last: Build) -> RoundOutcome {
     guard last.sanitizer == nil else { return .unavailable("the build is instrumented") }
-    if let chapters, chapters.contains(where: \.writesChecks) {
-      return .unavailable("the chapter is graded with builds of its own")
-    }
     let scratch = workspace.scratchPath(for: variant)
     // SwiftPM locks its scratch folder while it builds; so does this, with
     // SwiftPM's own lock, before reading what SwiftPM wrote there.
-    return SwiftPMLock.withLock(onScratch: scratch) { rebuild(chapters, after: last, in: scratch) }
+    return SwiftPMLock.withLock(onScratch: scratch) { rebuild(wanted, after: last, in: scratch) }
       ?? .unavailable("another build is running")
   }
 
-  /// One chapter's planned commands: its module, and its checks.
-  private struct ChapterCommands {
-    var chapter: Curriculum.Chapter
+  /// One module's planned commands: its own, and its dependents'.
+  private struct Planned {
+    var module: Module
     var compile: PlannedCommand
-    var checks: PlannedCommand
-    /// The chapter's compiled interface, which its checks are compiled against.
+    var dependents: [PlannedCommand]
+    /// The module's compiled interface, which its dependents are compiled against.
     var interface: URL? {
       compile.outputs.first { $0.hasSuffix(".swiftmodule") }.map { URL(fileURLWithPath: $0) }
     }
   }
 
   /// ``rebuild(only:after:)``, holding SwiftPM's lock on `scratch`.
-  private func rebuild(_ wanted: [Curriculum.Chapter]?, after last: Build, in scratch: URL) -> RoundOutcome {
+  private func rebuild(_ wanted: [Module]?, after last: Build, in scratch: URL) -> RoundOutcome {
     // The plan must be the one the last complete SwiftPM build wrote: any
     // SwiftPM run since (one that left a chapter out, or was interrupted)
     // rewrote it.
@@ -122,44 +160,45 @@ public struct ChapterRebuild: Sendable {
     else { return .unavailable("the build plan is not the last build's") }
     // The inputs are read before compiling: an edit saved meanwhile is a change.
     let states = Fingerprint.states(workspace: workspace, variant: variant)
-    guard
-      let chapters = wanted
-        ?? Self.changedChapters(states: states, record: record, workspace: workspace, variant: variant)
-    else { return .unavailable("files outside the chapters changed") }
-    guard !chapters.contains(where: \.writesChecks) else {
-      return .unavailable("a chapter graded with builds of its own changed")
-    }
-    guard Self.onlyChanged(chapters, states: states, record: record, workspace: workspace, variant: variant)
-    else {
-      return .unavailable("files outside the chapter changed")
-    }
+    guard let changing = wanted ?? Self.changed(modules, states: states, record: record),
+      Self.onlyChanged(changing, states: states, record: record)
+    else { return .unavailable("files outside the chapter changed") }
     guard let link = Self.command(in: planText, key: "C.", suffix: "-debug.test") else {
       return .unavailable("the build plan has no link of the checks")
     }
-    var planned: [ChapterCommands] = []
-    for chapter in chapters {
-      guard
-        let compile = Self.command(in: planText, key: "C.\(chapter.codeModule)-", suffix: "-debug.module"),
-        let checks = Self.command(in: planText, key: "C.\(chapter.testModule)-", suffix: "-debug.module")
-      else { return .unavailable("the last build left chapter \(chapter.paddedNumber) out") }
-      // The plan must be for the files the chapter has now.
-      let folder = workspace.url(workspace.codeFolder(chapter, variant)).path
+    var planned: [Planned] = []
+    for module in changing {
+      let compile = Self.command(in: planText, key: "C.\(module.name)-", suffix: "-debug.module")
+      let dependents = module.dependents.compactMap {
+        Self.command(in: planText, key: "C.\($0)-", suffix: "-debug.module")
+      }
+      guard let compile, dependents.count == module.dependents.count else {
+        return .unavailable("the last build left \(module.name) out")
+      }
+      // The plan must be for the files the module has now.
+      let folder = workspace.url(module.folder).path
       let plannedFiles = Set(compile.inputs.filter { $0.hasSuffix(".swift") }.map(Self.realPath))
       let present = Set(Self.swiftFiles(in: folder).map(Self.realPath))
       guard plannedFiles == present else {
-        return .unavailable("chapter \(chapter.paddedNumber)'s files were added or removed")
+        return .unavailable("\(module.folder)'s files were added or removed")
       }
-      planned.append(ChapterCommands(chapter: chapter, compile: compile, checks: checks))
+      planned.append(Planned(module: module, compile: compile, dependents: dependents))
     }
     var build = last
     build.brokenChapters = [:]
     guard !planned.isEmpty else { return .built(build, checksRebuilt: []) }
 
     let builder = Builder(workspace: workspace, variant: variant, environment: environment)
-    for commands in planned {
-      if let problems = builder.precheck(only: commands.chapter) {
-        build.brokenChapters[commands.chapter.number] = problems
+    for entry in planned {
+      if let number = entry.module.chapter,
+        let chapter = workspace.curriculum.chapters.first(where: { $0.number == number }),
+        let problems = builder.precheck(only: chapter)
+      {
+        build.brokenChapters[number] = problems
       }
+    }
+    func isBroken(_ entry: Planned) -> Bool {
+      entry.module.chapter.map { build.brokenChapters[$0] != nil } ?? false
     }
     // SwiftPM's record of a module compiled here is stale from the moment
     // it is: its next build compiles it again, whole, whatever happens next.
@@ -169,33 +208,45 @@ public struct ChapterRebuild: Sendable {
       updated.save(to: recordFile)
     }
     do {
-      // Each chapter's module, then the checks of those whose interface changed.
-      let compiling = planned.filter { build.brokenChapters[$0.chapter.number] == nil }
-      markQuickBuilt(compiling.map(\.chapter.codeModule))
-      let compiled = try compileSideBySide(compiling) { commands in
-        let before = commands.interface.map(Fingerprint.hash) ?? ""
-        let outcome = try self.compile(commands.compile.arguments)
-        let changed = before.isEmpty || commands.interface.map(Fingerprint.hash) != before
-        return (outcome, changed)
+      // Each module, then the dependents of those whose interface changed.
+      let compiling = planned.filter { !isBroken($0) }
+      markQuickBuilt(compiling.map(\.module.name))
+      let compiled = try compileSideBySide(compiling) { entry in
+        let before = entry.interface.map(Fingerprint.hash) ?? ""
+        let outcome = try self.compile(entry.compile.arguments)
+        let changed = before.isEmpty || entry.interface.map(Fingerprint.hash) != before
+        return (outcome, changed && !entry.dependents.isEmpty)
       }
-      var checking: [ChapterCommands] = []
-      for (commands, result) in zip(compiling, compiled) {
+      var failed: [String: [String]] = [:]
+      var checking: [Planned] = []
+      for (entry, result) in zip(compiling, compiled) {
         switch result {
-        case .failure(let failed): build.brokenChapters[commands.chapter.number] = failed.errors
-        case .success(true): checking.append(commands)
+        case .failure(let errors): failed[entry.module.name] = errors.errors
+        case .success(true): checking.append(entry)
         case .success(false): break
         }
       }
-      markQuickBuilt(checking.map(\.chapter.testModule))
-      let checked = try compileSideBySide(checking) { commands in
-        (try self.compile(commands.checks.arguments), true)
-      }
-      for (commands, result) in zip(checking, checked) {
-        if case .failure(let failed) = result {
-          build.brokenChapters[commands.chapter.number] = failed.errors
+      markQuickBuilt(checking.flatMap(\.module.dependents))
+      let checked = try compileSideBySide(checking) { entry in
+        // Only modules with dependents are here.
+        var outcome = try self.compile(entry.dependents[0].arguments)
+        for dependent in entry.dependents.dropFirst() where outcome.succeeded {
+          outcome = try self.compile(dependent.arguments)
         }
+        return (outcome, true)
       }
-      let built = compiling.filter { build.brokenChapters[$0.chapter.number] == nil }
+      for (entry, result) in zip(checking, checked) {
+        if case .failure(let errors) = result { failed[entry.module.name] = errors.errors }
+      }
+      for entry in compiling {
+        guard let errors = failed[entry.module.name] else { continue }
+        // Only a chapter's own module may fail on its own.
+        guard let number = entry.module.chapter else {
+          return .unavailable("\(entry.module.name) does not compile")
+        }
+        build.brokenChapters[number] = errors
+      }
+      let built = compiling.filter { failed[$0.module.name] == nil }
       // Nothing compiled: the product is the last one, and it still holds
       // the last code of every chapter that is now broken.
       guard !built.isEmpty else { return .built(build, checksRebuilt: []) }
@@ -203,40 +254,40 @@ public struct ChapterRebuild: Sendable {
       let product = try last.launcher.product(in: scratch.appendingPathComponent("debug"))
       // The product is now what SwiftPM would have built from these inputs:
       // the next run reuses it, and the next quick rebuild starts from it.
-      // A chapter that did not compile keeps the files of its last build in
+      // A module that did not compile keeps the files of its last build in
       // the record: it is still a change, compiled again next time.
-      let prefixes = built.map { workspace.codeFolder($0.chapter, variant) + "/" }
+      let prefixes = built.map { $0.module.folder + "/" }
       func isBuilt(_ path: String) -> Bool { prefixes.contains { path.hasPrefix($0) } }
       updated.files = record.files.filter { !isBuilt($0.key) }
         .merging(states.filter { isBuilt($0.key) }) { _, new in new }
       updated.product = Fingerprint.identity(of: product)
       updated.save(to: recordFile)
       build.product = product
-      let checksRebuilt = Set(checking.map(\.chapter.number)).intersection(built.map(\.chapter.number))
-      return .built(build, checksRebuilt: checksRebuilt)
+      return .built(
+        build,
+        checksRebuilt: Set(checking.filter { failed[$0.module.name] == nil }.compactMap(\.module.chapter)))
     } catch {
       return .unavailable("\(error)")
     }
   }
 
-  /// Runs `compile` for each chapter, two chapters at a time (each compile
-  /// runs its own jobs side by side): per chapter, whether it compiled and
-  /// what `compile` said with it, or its first errors. A compiler that
-  /// failed without an error throws: the quick path does not apply.
+  /// Runs `compile` for each module, two at a time (each compile runs its
+  /// own jobs side by side): per module, what `compile` returned with a
+  /// success, or its first errors. A compiler that failed without an error
+  /// throws: the quick path does not apply.
   private func compileSideBySide(
-    _ chapters: [ChapterCommands],
-    _ compile: @escaping @Sendable (ChapterCommands) throws -> (ProcessOutcome, Bool)
+    _ entries: [Planned], _ compile: @escaping @Sendable (Planned) throws -> (ProcessOutcome, Bool)
   ) throws -> [Result<Bool, CompileErrors>] {
     let workspace = self.workspace
-    let results = concurrentMap(chapters, width: 2) {
-      commands -> Result<Result<Bool, CompileErrors>, QuickPathError> in
+    let results = concurrentMap(entries, width: 2) {
+      entry -> Result<Result<Bool, CompileErrors>, QuickPathError> in
       do {
-        let (outcome, value) = try compile(commands)
+        let (outcome, value) = try compile(entry)
         guard !outcome.succeeded else { return .success(.success(value)) }
         // After a failed compile the interface may be new while the checks
         // were built against the old one: without it, the next build
-        // compiles the checks again, and SwiftPM the chapter.
-        if let interface = commands.interface { try? FileManager.default.removeItem(at: interface) }
+        // compiles the checks again, and SwiftPM the module.
+        if let interface = entry.interface { try? FileManager.default.removeItem(at: interface) }
         let errors = Diagnostics.compilerErrors(in: outcome.standardOutput + "\n" + outcome.standardError)
         guard !errors.isEmpty else { return .failure(QuickPathError("the compiler failed without an error")) }
         return .success(.failure(CompileErrors(errors.prefix(3).map { workspace.relativize($0.text) })))
@@ -247,7 +298,7 @@ public struct ChapterRebuild: Sendable {
     return try results.map { try $0.get() }
   }
 
-  /// A chapter's first compiler errors.
+  /// A module's first compiler errors.
   struct CompileErrors: Error, Sendable {
     var errors: [String]
     init(_ errors: [String]) { self.errors = errors }
@@ -259,115 +310,37 @@ public struct ChapterRebuild: Sendable {
     init(_ description: String) { self.description = description }
   }
 
-  /// The path with every link resolved (macOS's `/tmp` is `/private/tmp`).
-  static func realPath(_ path: String) -> String {
-    guard let resolved = realpath(path, nil) else { return path }
-    defer { free(resolved) }
-    return String(cString: resolved)
-  }
+  // MARK: - What changed
 
-  // MARK: - The plan
-
-  /// One shell command of SwiftPM's build plan.
-  struct PlannedCommand: Equatable {
-    var inputs: [String]
-    var outputs: [String]
-    var arguments: [String]
-  }
-
-  /// The shell command whose key starts with `key` and ends with `suffix`
-  /// (`"C.DebouncedSearch-x86_64-unknown-linux-gnu-debug.module":`), with
-  /// the flags that only serve SwiftPM itself left out: its JSON progress
-  /// (learners need the compiler's own words), incremental mode (the whole
-  /// module is compiled) and the index for editors.
-  static func command(in plan: String, key: String, suffix: String) -> PlannedCommand? {
-    var found: PlannedCommand?
-    var inBlock = false
-    var inputs: [String] = []
-    var outputs: [String] = []
-    for line in plan.split(separator: "\n", omittingEmptySubsequences: false) {
-      if line.hasPrefix("  \""), line.hasSuffix("\":") {
-        let name = line.dropFirst(3).dropLast(2)
-        inBlock = name.hasPrefix(key) && name.hasSuffix(suffix)
-        inputs = []
-        outputs = []
-        continue
-      }
-      guard inBlock else { continue }
-      let field = line.trimmingCharacters(in: .whitespaces)
-      func list(_ prefix: String) -> [String]? {
-        guard field.hasPrefix(prefix) else { return nil }
-        return try? JSONDecoder().decode([String].self, from: Data(field.dropFirst(prefix.count).utf8))
-      }
-      if let value = list("inputs: ") { inputs = value }
-      if let value = list("outputs: ") { outputs = value }
-      if let arguments = list("args: "), !arguments.isEmpty {
-        // Two matches: the key is ambiguous, and the quick path does not guess.
-        guard found == nil else { return nil }
-        found = PlannedCommand(inputs: inputs, outputs: outputs, arguments: strip(arguments))
-      }
-    }
-    return found
-  }
-
-  private static func strip(_ arguments: [String]) -> [String] {
-    var kept: [String] = []
-    var skipNext = false
-    for argument in arguments {
-      if skipNext {
-        skipNext = false
-        continue
-      }
-      switch argument {
-      case "-parseable-output", "-incremental": continue
-      case "-index-store-path":
-        skipNext = true
-        continue
-      default: kept.append(argument)
-      }
-    }
-    return kept
-  }
-
-  /// The Swift files under `folder`, as absolute paths.
-  static func swiftFiles(in folder: String) -> [String] {
-    let names = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String]) ?? []
-    return names.filter { $0.hasSuffix(".swift") }.map { folder + "/" + $0 }
-  }
-
-  /// Whether every input of the variant's build, other than the code of
-  /// `chapters`, has the content it had at the last build.
+  /// Whether every input of the build, other than the files of `modules`,
+  /// has the content it had at the last build.
   static func onlyChanged(
-    _ chapters: [Curriculum.Chapter], states: [String: Fingerprint.FileState], record: Fingerprint.Record,
-    workspace: Workspace, variant: Variant
-  ) -> Bool {
-    let prefixes = chapters.map { workspace.codeFolder($0, variant) + "/" }
+    _ modules: [Module], states: [String: Fingerprint.FileState], record: Fingerprint.Record
+  )
+    -> Bool
+  {
+    let prefixes = modules.map { $0.folder + "/" }
     let now = states.mapValues(\.hash)
     let last = record.inputs
-    for path in Set(now.keys).union(last.keys)
-    where !prefixes.contains(where: { path.hasPrefix($0) }) && now[path] != last[path] {
-      return false
+    return Set(now.keys).union(last.keys).allSatisfy { path in
+      prefixes.contains { path.hasPrefix($0) } || now[path] == last[path]
     }
-    return true
   }
 
-  /// The chapters with a file whose content differs from the last build's,
-  /// in course order; nil when a file outside every chapter's code does.
-  static func changedChapters(
-    states: [String: Fingerprint.FileState], record: Fingerprint.Record, workspace: Workspace,
-    variant: Variant
-  ) -> [Curriculum.Chapter]? {
+  /// The modules with a file whose content differs from the last build's;
+  /// nil when a file outside every one of them does.
+  static func changed(
+    _ modules: [Module], states: [String: Fingerprint.FileState], record: Fingerprint.Record
+  )
+    -> [Module]?
+  {
     let now = states.mapValues(\.hash)
     let last = record.inputs
-    var changed = Set<Int>()
+    var changed = Set<String>()
     for path in Set(now.keys).union(last.keys) where now[path] != last[path] {
-      guard
-        let chapter = workspace.curriculum.chapters.first(where: {
-          path.hasPrefix(workspace.codeFolder($0, variant) + "/")
-        })
-      else { return nil }
-      changed.insert(chapter.number)
+      guard let module = modules.first(where: { path.hasPrefix($0.folder + "/") }) else { return nil }
+      changed.insert(module.name)
     }
-    return workspace.curriculum.chapters.filter { changed.contains($0.number) }
+    return modules.filter { changed.contains($0.name) }
   }
 }

@@ -103,6 +103,12 @@ public struct Grader: Sendable {
   /// Chapters this grader's builds leave out (`verify` grades the course's
   /// fixes in two copies side by side, each building its own chapters).
   public var leftOut: Set<Int> = []
+  /// Whether a build after edits confined to chapters' own files (and to a
+  /// learner's checks, in the copy that grades them against each version)
+  /// compiles them without SwiftPM, from the plan of its last build (see
+  /// ``ChapterRebuild/rebuildChanged(after:)``): `verify` places a fix in
+  /// each of several chapters a round, then builds.
+  public var rebuildsWithoutSwiftPM = false
 
   public init(
     workspace: Workspace, variant: Variant, timeLimit: Double = Grader.defaultTimeLimit,
@@ -150,22 +156,10 @@ public struct Grader: Sendable {
       progress: progress)
     builder.runnerTests = runnerTests
     builder.sandbox = buildSandbox
-    return builder
-  }
-
-  /// Builds as ``build(force:)`` does, but without starting SwiftPM when
-  /// only chapters' own files changed since the last build and its plan
-  /// holds every command they need (see
-  /// ``ChapterRebuild/rebuildChanged(after:)``): `verify` places a fix in
-  /// each of several chapters a round, then builds.
-  public func buildChangedChapters() throws -> Build {
-    let builder = self.builder
-    if let last = builder.lastCompleteBuild() {
-      let rebuild = ChapterRebuild(
-        workspace: workspace, variant: variant, environment: Self.childEnvironment, sandbox: buildSandbox)
-      if case .built(let build, _) = rebuild.rebuildChanged(after: last) { return build }
+    if rebuildsWithoutSwiftPM {
+      builder.quickModules = ChapterRebuild.chapterModules(in: workspace, variant: variant)
     }
-    return try builder.build()
+    return builder
   }
 
   /// Grades one chapter whose files alone changed since the last complete

@@ -131,6 +131,10 @@ extension Verifier {
     // rounds for all of them (see ``gradeRaces``), not a build per round.
     var grader = grader
     grader.racePass = .deferred
+    // Only the chapters' own files change from one round to the next: their
+    // modules are compiled with the jobs SwiftPM planned, without SwiftPM
+    // or a driver per module (half of a round's time).
+    grader.rebuildsWithoutSwiftPM = true
     for round in 0..<rounds {
       progress?("\(label), round \(round + 1) of \(rounds)")
       var graded: [Curriculum.Chapter] = []
@@ -158,10 +162,7 @@ extension Verifier {
       do {
         // One build per round, its checks run `repeatCount` times: a fix
         // must be caught (or accepted) the same way every time.
-        // Only the chapters' own files changed since the last round: their
-        // modules are compiled with the jobs SwiftPM planned, without
-        // SwiftPM or a driver per module (about a third of a round's CPU).
-        let build = try grader.buildChangedChapters()
+        let build = try grader.build()
         let runs = try repeatedRuns(
           grader, graded, build: build, label: "\(label.lowercased()), round \(round + 1) of \(rounds)",
           repeatCount: repeatCount, progress: progress)

@@ -1,0 +1,85 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension ChapterRebuild {
+  /// The path with every link resolved (macOS's `/tmp` is `/private/tmp`).
+  static func realPath(_ path: String) -> String {
+    guard let resolved = realpath(path, nil) else { return path }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  // MARK: - The plan
+
+  /// One shell command of SwiftPM's build plan.
+  struct PlannedCommand: Equatable {
+    var inputs: [String]
+    var outputs: [String]
+    var arguments: [String]
+  }
+
+  /// The shell command whose key starts with `key` and ends with `suffix`
+  /// (`"C.DebouncedSearch-x86_64-unknown-linux-gnu-debug.module":`), with
+  /// the flags that only serve SwiftPM itself left out: its JSON progress
+  /// (learners need the compiler's own words), incremental mode (the whole
+  /// module is compiled) and the index for editors.
+  static func command(in plan: String, key: String, suffix: String) -> PlannedCommand? {
+    var found: PlannedCommand?
+    var inBlock = false
+    var inputs: [String] = []
+    var outputs: [String] = []
+    for line in plan.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("  \""), line.hasSuffix("\":") {
+        let name = line.dropFirst(3).dropLast(2)
+        inBlock = name.hasPrefix(key) && name.hasSuffix(suffix)
+        inputs = []
+        outputs = []
+        continue
+      }
+      guard inBlock else { continue }
+      let field = line.trimmingCharacters(in: .whitespaces)
+      func list(_ prefix: String) -> [String]? {
+        guard field.hasPrefix(prefix) else { return nil }
+        return try? JSONDecoder().decode([String].self, from: Data(field.dropFirst(prefix.count).utf8))
+      }
+      if let value = list("inputs: ") { inputs = value }
+      if let value = list("outputs: ") { outputs = value }
+      if let arguments = list("args: "), !arguments.isEmpty {
+        // Two matches: the key is ambiguous, and the quick path does not guess.
+        guard found == nil else { return nil }
+        found = PlannedCommand(inputs: inputs, outputs: outputs, arguments: strip(arguments))
+      }
+    }
+    return found
+  }
+
+  private static func strip(_ arguments: [String]) -> [String] {
+    var kept: [String] = []
+    var skipNext = false
+    for argument in arguments {
+      if skipNext {
+        skipNext = false
+        continue
+      }
+      switch argument {
+      case "-parseable-output", "-incremental": continue
+      case "-index-store-path":
+        skipNext = true
+        continue
+      default: kept.append(argument)
+      }
+    }
+    return kept
+  }
+
+  /// The Swift files under `folder`, as absolute paths.
+  static func swiftFiles(in folder: String) -> [String] {
+    let names = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String]) ?? []
+    return names.filter { $0.hasSuffix(".swift") }.map { folder + "/" + $0 }
+  }
+}
