@@ -97,4 +97,43 @@ extension ChapterRebuild {
     return try Subprocess.run(
       executable, Array(arguments.dropFirst()), environment: environment, timeout: 300)
   }
+
+  /// Runs `compile` for each module, two at a time (each compile runs its
+  /// own jobs side by side): per module, what `compile` returned with a
+  /// success, or its first errors. A compiler that failed without an error
+  /// throws: the quick path does not apply.
+  func compileSideBySide(
+    _ entries: [Planned], _ compile: @escaping @Sendable (Planned) throws -> (ProcessOutcome, Bool)
+  ) throws -> [Result<Bool, CompileErrors>] {
+    let workspace = self.workspace
+    let results = concurrentMap(entries, width: 2) {
+      entry -> Result<Result<Bool, CompileErrors>, QuickPathError> in
+      do {
+        let (outcome, value) = try compile(entry)
+        guard !outcome.succeeded else { return .success(.success(value)) }
+        // After a failed compile the interface may be new while the checks
+        // were built against the old one: without it, the next build
+        // compiles the checks again, and SwiftPM the module.
+        if let interface = entry.interface { try? FileManager.default.removeItem(at: interface) }
+        let errors = Diagnostics.compilerErrors(in: outcome.standardOutput + "\n" + outcome.standardError)
+        guard !errors.isEmpty else { return .failure(QuickPathError("the compiler failed without an error")) }
+        return .success(.failure(CompileErrors(errors.prefix(3).map { workspace.relativize($0.text) })))
+      } catch {
+        return .failure(QuickPathError("\(error)"))
+      }
+    }
+    return try results.map { try $0.get() }
+  }
+
+  /// A module's first compiler errors.
+  struct CompileErrors: Error, Sendable {
+    var errors: [String]
+    init(_ errors: [String]) { self.errors = errors }
+  }
+
+  /// Why the quick path stopped.
+  struct QuickPathError: Error, Sendable, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+  }
 }

@@ -82,4 +82,38 @@ extension ChapterRebuild {
     let names = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String]) ?? []
     return names.filter { $0.hasSuffix(".swift") }.map { folder + "/" + $0 }
   }
+
+  // MARK: - What changed
+
+  /// Whether every input of the build, other than the files of `modules`,
+  /// has the content it had at the last build.
+  static func onlyChanged(
+    _ modules: [Module], states: [String: Fingerprint.FileState], record: Fingerprint.Record
+  )
+    -> Bool
+  {
+    let prefixes = modules.map { $0.folder + "/" }
+    let now = states.mapValues(\.hash)
+    let last = record.inputs
+    return Set(now.keys).union(last.keys).allSatisfy { path in
+      prefixes.contains { path.hasPrefix($0) } || now[path] == last[path]
+    }
+  }
+
+  /// The modules with a file whose content differs from the last build's;
+  /// nil when a file outside every one of them does.
+  static func changed(
+    _ modules: [Module], states: [String: Fingerprint.FileState], record: Fingerprint.Record
+  )
+    -> [Module]?
+  {
+    let now = states.mapValues(\.hash)
+    let last = record.inputs
+    var changed = Set<String>()
+    for path in Set(now.keys).union(last.keys) where now[path] != last[path] {
+      guard let module = modules.first(where: { path.hasPrefix($0.folder + "/") }) else { return nil }
+      changed.insert(module.name)
+    }
+    return modules.filter { changed.contains($0.name) }
+  }
 }

@@ -137,7 +137,7 @@ public struct ChapterRebuild: Sendable {
   }
 
   /// One module's planned commands: its own, and its dependents'.
-  private struct Planned {
+  struct Planned {
     var module: Module
     var compile: PlannedCommand
     var dependents: [PlannedCommand]
@@ -269,78 +269,5 @@ public struct ChapterRebuild: Sendable {
     } catch {
       return .unavailable("\(error)")
     }
-  }
-
-  /// Runs `compile` for each module, two at a time (each compile runs its
-  /// own jobs side by side): per module, what `compile` returned with a
-  /// success, or its first errors. A compiler that failed without an error
-  /// throws: the quick path does not apply.
-  private func compileSideBySide(
-    _ entries: [Planned], _ compile: @escaping @Sendable (Planned) throws -> (ProcessOutcome, Bool)
-  ) throws -> [Result<Bool, CompileErrors>] {
-    let workspace = self.workspace
-    let results = concurrentMap(entries, width: 2) {
-      entry -> Result<Result<Bool, CompileErrors>, QuickPathError> in
-      do {
-        let (outcome, value) = try compile(entry)
-        guard !outcome.succeeded else { return .success(.success(value)) }
-        // After a failed compile the interface may be new while the checks
-        // were built against the old one: without it, the next build
-        // compiles the checks again, and SwiftPM the module.
-        if let interface = entry.interface { try? FileManager.default.removeItem(at: interface) }
-        let errors = Diagnostics.compilerErrors(in: outcome.standardOutput + "\n" + outcome.standardError)
-        guard !errors.isEmpty else { return .failure(QuickPathError("the compiler failed without an error")) }
-        return .success(.failure(CompileErrors(errors.prefix(3).map { workspace.relativize($0.text) })))
-      } catch {
-        return .failure(QuickPathError("\(error)"))
-      }
-    }
-    return try results.map { try $0.get() }
-  }
-
-  /// A module's first compiler errors.
-  struct CompileErrors: Error, Sendable {
-    var errors: [String]
-    init(_ errors: [String]) { self.errors = errors }
-  }
-
-  /// Why the quick path stopped.
-  struct QuickPathError: Error, Sendable, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-  }
-
-  // MARK: - What changed
-
-  /// Whether every input of the build, other than the files of `modules`,
-  /// has the content it had at the last build.
-  static func onlyChanged(
-    _ modules: [Module], states: [String: Fingerprint.FileState], record: Fingerprint.Record
-  )
-    -> Bool
-  {
-    let prefixes = modules.map { $0.folder + "/" }
-    let now = states.mapValues(\.hash)
-    let last = record.inputs
-    return Set(now.keys).union(last.keys).allSatisfy { path in
-      prefixes.contains { path.hasPrefix($0) } || now[path] == last[path]
-    }
-  }
-
-  /// The modules with a file whose content differs from the last build's;
-  /// nil when a file outside every one of them does.
-  static func changed(
-    _ modules: [Module], states: [String: Fingerprint.FileState], record: Fingerprint.Record
-  )
-    -> [Module]?
-  {
-    let now = states.mapValues(\.hash)
-    let last = record.inputs
-    var changed = Set<String>()
-    for path in Set(now.keys).union(last.keys) where now[path] != last[path] {
-      guard let module = modules.first(where: { path.hasPrefix($0.folder + "/") }) else { return nil }
-      changed.insert(module.name)
-    }
-    return modules.filter { changed.contains($0.name) }
   }
 }
