@@ -1,4 +1,5 @@
 import CheckTranscript
+import Foundation
 import Testing
 
 @testable import WorkshopCore
@@ -66,6 +67,45 @@ struct EventStreamTests {
     let summary = EventStream.summary(of: EventStream.records(fromJSONLines: line))
     #expect(summary.skipped == ["M.S/d()/F.swift:4:1"])
     #expect(summary.skipReasons["M.S/d()/F.swift:4:1"] == "xmllint is not installed here")
+  }
+
+  @Test(
+    "A failure whose message quotes a value holding U+2028, U+2029 or U+0085 is still a failure",
+    arguments: ["\u{2028}", "\u{2029}", "\u{85}"])
+  func separatorsInsideStrings(separator: String) {
+    // As Swift Testing writes it: JSON leaves these characters unescaped
+    // inside strings (a check comparing `"Hello\u{2028}Ada"` wrote this).
+    let issue =
+      #"{"kind":"event","payload":{"issue":{"isKnown":false,"sourceLocation":{"fileID":"M/F.swift","line":3}},"kind":"issueRecorded","messages":[{"symbol":"fail","text":"Expectation failed: (greet(\"Ada\") → \"Hello"#
+      + separator + #"Ada\") == \"Hello, Ada!\""}],"testID":"M.S/b()/F.swift:2:1"},"version":0}"#
+    let lines = [
+      #"{"kind":"event","payload":{"kind":"testStarted","testID":"M.S/b()/F.swift:2:1","messages":[]},"version":0}"#,
+      issue,
+      #"{"kind":"event","payload":{"kind":"testEnded","testID":"M.S/b()/F.swift:2:1","messages":[]},"version":0}"#,
+    ]
+    let summary = EventStream.summary(
+      of: EventStream.records(fromJSONLines: lines.joined(separator: "\n") + "\n"))
+    #expect(summary.issues["M.S/b()/F.swift:2:1"]?.count == 1, "\(summary.issues)")
+  }
+
+  @Test("A stream read a piece at a time, cut anywhere, gives the records it gives read whole")
+  func readInPieces() {
+    let bytes = Data(stream.utf8)
+    let whole = EventStream.records(fromJSONLines: stream)
+    for size in [1, 7, 100, bytes.count] {
+      var reader = EventStream.RecordReader()
+      var offset = 0
+      while offset < bytes.count {
+        offset = min(offset + size, bytes.count)
+        // What a watcher sees: the stream up to `offset`, from where it stopped.
+        reader.read(bytes[reader.consumed..<offset])
+        #expect(reader.consumed <= offset)
+      }
+      reader.read(bytes[reader.consumed...], final: true)
+      #expect(reader.records.count == whole.count, "pieces of \(size) bytes")
+      #expect(
+        EventStream.summary(of: reader.records) == EventStream.summary(of: whole), "pieces of \(size) bytes")
+    }
   }
 
   @Test("Known issues do not fail a check")

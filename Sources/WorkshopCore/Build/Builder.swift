@@ -81,10 +81,11 @@ public struct Builder: Sendable {
     if !force, let reused = lastCompleteBuild(ifBuiltFrom: files) {
       return reused
     }
-    if !force, sanitizer == nil, let modules = quickModules, let last = lastCompleteBuild() {
+    if !force, let modules = quickModules, let last = lastCompleteBuild() {
       var rebuild = ChapterRebuild(
         workspace: workspace, variant: variant, environment: environment, sandbox: sandbox)
       rebuild.modules = modules
+      rebuild.scratch = scratchPath
       if case .built(let build, _) = rebuild.rebuildChanged(after: last) { return build }
     }
     invalidate(

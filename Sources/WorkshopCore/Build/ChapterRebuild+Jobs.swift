@@ -42,7 +42,7 @@ extension ChapterRebuild {
 
   /// The drivers' answers, kept beside the scratch folder (see ``DriverJobs``).
   var driverJobs: DriverJobs {
-    let scratch = workspace.scratchPath(for: variant)
+    let scratch = self.scratch
     return DriverJobs(
       folder: scratch.deletingLastPathComponent().appendingPathComponent(scratch.lastPathComponent + "-jobs"))
   }
@@ -82,7 +82,7 @@ extension ChapterRebuild {
     // Each job a temporary folder of its own, removed after it: a driver
     // asked for its jobs (`-###`) leaves behind the folder it would have
     // used, and jobs run side by side (the versions' links).
-    let scratch = workspace.scratchPath(for: variant)
+    let scratch = self.scratch
     let temporary = SwiftPMLock.temporaryFolder(of: scratch).appendingPathComponent(
       "job-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: temporary) }

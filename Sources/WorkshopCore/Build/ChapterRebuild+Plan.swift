@@ -29,36 +29,53 @@ extension ChapterRebuild {
   /// (learners need the compiler's own words), incremental mode (the whole
   /// module is compiled) and the index for editors.
   static func command(in plan: String, key: String, suffix: String) -> PlannedCommand? {
-    var found: PlannedCommand?
-    var inBlock = false
-    var inputs: [String] = []
-    var outputs: [String] = []
-    for line in plan.split(separator: "\n", omittingEmptySubsequences: false) {
-      if line.hasPrefix("  \""), line.hasSuffix("\":") {
-        let name = line.dropFirst(3).dropLast(2)
-        inBlock = name.hasPrefix(key) && name.hasSuffix(suffix)
-        inputs = []
-        outputs = []
-        continue
-      }
-      guard inBlock else { continue }
-      let field = line.trimmingCharacters(in: .whitespaces)
-      func list(_ prefix: String) -> [String]? {
-        guard field.hasPrefix(prefix) else { return nil }
-        return try? JSONDecoder().decode([String].self, from: Data(field.dropFirst(prefix.count).utf8))
-      }
-      if let value = list("inputs: ") { inputs = value }
-      if let value = list("outputs: ") { outputs = value }
-      if let arguments = list("args: "), !arguments.isEmpty {
-        // Two matches: the key is ambiguous, and the quick path does not guess.
-        guard found == nil else { return nil }
-        found = PlannedCommand(inputs: inputs, outputs: outputs, arguments: strip(arguments))
-      }
-    }
-    return found
+    Plan(plan).command(key: key, suffix: suffix)
   }
 
-  private static func strip(_ arguments: [String]) -> [String] {
+  /// SwiftPM's build plan (`debug.yaml`), split into its commands once:
+  /// a round looks up a dozen of them.
+  struct Plan {
+    /// Each command's key, and the lines of its block.
+    private var blocks: [(name: Substring, fields: [Substring])] = []
+
+    init(_ text: String) {
+      for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        let line = Substring(line)
+        if line.hasPrefix("  \""), line.hasSuffix("\":") {
+          blocks.append((line.dropFirst(3).dropLast(2), []))
+        } else if !blocks.isEmpty {
+          blocks[blocks.count - 1].fields.append(line)
+        }
+      }
+    }
+
+    /// See ``ChapterRebuild/command(in:key:suffix:)``.
+    func command(key: String, suffix: String) -> PlannedCommand? {
+      var found: PlannedCommand?
+      for block in blocks where block.name.hasPrefix(key) && block.name.hasSuffix(suffix) {
+        var inputs: [String] = []
+        var outputs: [String] = []
+        for line in block.fields {
+          let field = line.trimmingCharacters(in: .whitespaces)
+          func list(_ prefix: String) -> [String]? {
+            guard field.hasPrefix(prefix) else { return nil }
+            return try? JSONDecoder().decode([String].self, from: Data(field.dropFirst(prefix.count).utf8))
+          }
+          if let value = list("inputs: ") { inputs = value }
+          if let value = list("outputs: ") { outputs = value }
+          if let arguments = list("args: "), !arguments.isEmpty {
+            // Two matches: the key is ambiguous, and the quick path does not guess.
+            guard found == nil else { return nil }
+            found = PlannedCommand(
+              inputs: inputs, outputs: outputs, arguments: ChapterRebuild.strip(arguments))
+          }
+        }
+      }
+      return found
+    }
+  }
+
+  fileprivate static func strip(_ arguments: [String]) -> [String] {
     var kept: [String] = []
     var skipNext = false
     for argument in arguments {

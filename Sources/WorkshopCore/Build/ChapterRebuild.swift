@@ -38,6 +38,10 @@ public struct ChapterRebuild: Sendable {
   /// The modules this may compile: by default each chapter's (see
   /// ``chapterModules(in:variant:)``).
   public var modules: [Module]
+  /// The scratch folder of the build this starts from: by default the
+  /// variant's plain build's; a sanitizer's build has one of its own (see
+  /// ``Builder/scratchPath``).
+  public var scratch: URL
 
   public init(workspace: Workspace, variant: Variant, environment: [String: String], sandbox: Sandbox? = nil)
   {
@@ -46,6 +50,7 @@ public struct ChapterRebuild: Sendable {
     self.environment = environment
     self.sandbox = sandbox
     self.modules = Self.chapterModules(in: workspace, variant: variant)
+    self.scratch = workspace.scratchPath(for: variant)
   }
 
   /// A module the quick path compiles: the target SwiftPM builds from the
@@ -128,8 +133,7 @@ public struct ChapterRebuild: Sendable {
 
   /// Rebuilds `wanted`, or the changed modules when nil.
   private func rebuild(only wanted: [Module]?, after last: Build) -> RoundOutcome {
-    guard last.sanitizer == nil else { return .unavailable("the build is instrumented") }
-    let scratch = workspace.scratchPath(for: variant)
+    let scratch = self.scratch
     // SwiftPM locks its scratch folder while it builds; so does this, with
     // SwiftPM's own lock, before reading what SwiftPM wrote there.
     return SwiftPMLock.withLock(onScratch: scratch) { rebuild(wanted, after: last, in: scratch) }
@@ -158,19 +162,20 @@ public struct ChapterRebuild: Sendable {
       let record = Fingerprint.Record.load(from: recordFile),
       record.plan == ContentHash.of(Data(planText.utf8))
     else { return .unavailable("the build plan is not the last build's") }
+    let plan = Plan(planText)
     // The inputs are read before compiling: an edit saved meanwhile is a change.
     let states = Fingerprint.states(workspace: workspace, variant: variant)
     guard let changing = wanted ?? Self.changed(modules, states: states, record: record),
       Self.onlyChanged(changing, states: states, record: record)
     else { return .unavailable("files outside the chapter changed") }
-    guard let link = Self.command(in: planText, key: "C.", suffix: "-debug.test") else {
+    guard let link = plan.command(key: "C.", suffix: "-debug.test") else {
       return .unavailable("the build plan has no link of the checks")
     }
     var planned: [Planned] = []
     for module in changing {
-      let compile = Self.command(in: planText, key: "C.\(module.name)-", suffix: "-debug.module")
+      let compile = plan.command(key: "C.\(module.name)-", suffix: "-debug.module")
       let dependents = module.dependents.compactMap {
-        Self.command(in: planText, key: "C.\($0)-", suffix: "-debug.module")
+        plan.command(key: "C.\($0)-", suffix: "-debug.module")
       }
       guard let compile, dependents.count == module.dependents.count else {
         return .unavailable("the last build left \(module.name) out")

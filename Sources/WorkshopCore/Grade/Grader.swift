@@ -204,6 +204,11 @@ public struct Grader: Sendable {
       workspace: workspace, variant: variant, sanitizer: .thread, leftOut: leftOut,
       environment: Self.childEnvironment, progress: progress)
     builder.sandbox = buildSandbox
+    if rebuildsWithoutSwiftPM {
+      builder.quickModules = ChapterRebuild.chapterModules(in: workspace, variant: variant).filter {
+        $0.chapter.map { !leftOut.contains($0) } ?? false
+      }
+    }
     return try builder.build()
   }
 

@@ -112,11 +112,12 @@ struct VariantWorkspace {
     -> [String: Result<URL, VariantError>]
   {
     let component = chapter.component!
-    let plan = (try? String(contentsOf: scratch.appendingPathComponent("debug.yaml"), encoding: .utf8)) ?? ""
+    let plan = ChapterRebuild.Plan(
+      (try? String(contentsOf: scratch.appendingPathComponent("debug.yaml"), encoding: .utf8)) ?? "")
     func module(_ name: String) -> ChapterRebuild.PlannedCommand? {
-      ChapterRebuild.command(in: plan, key: "C.\(name)-", suffix: "-debug.module")
+      plan.command(key: "C.\(name)-", suffix: "-debug.module")
     }
-    guard let link = ChapterRebuild.command(in: plan, key: "C.", suffix: "-debug.test"),
+    guard let link = plan.command(key: "C.", suffix: "-debug.test"),
       let pristine = module(component),
       let listArgument = link.arguments.firstIndex(where: { $0.hasPrefix("@") }),
       let output = link.arguments.firstIndex(of: "-o").map({ $0 + 1 }), output < link.arguments.count,

@@ -154,13 +154,14 @@ public struct TestRun: Sendable {
     do {
       let start = ContinuousClock.now
       var said = 0
+      var reader = EventStream.RecordReader()
       let tick: (() -> Void)? = running.map { running in
         {
           let seconds = Int((ContinuousClock.now - start).inSeconds)
           guard Double(seconds) >= after, seconds > said else { return }
           said = seconds
-          let records = EventStream.records(fromJSONLines: stream.textSoFar)
-          let summary = EventStream.summary(of: records)
+          reader.read(stream.bytes(from: reader.consumed))
+          let summary = EventStream.summary(of: reader.records)
           running(summary.started.subtracting(summary.ended).sorted(), seconds)
         }
       }
@@ -321,8 +322,9 @@ final class EventFIFO: @unchecked Sendable {
   }
 
   /// The stream as read so far, while the reader goes on reading.
-  var textSoFar: String {
-    buffer.withLock { String(decoding: $0, as: UTF8.self) }
+  /// What was read of the stream from byte `offset` on, until now.
+  func bytes(from offset: Int) -> Data {
+    buffer.withLock { $0.count > offset ? Data($0[($0.startIndex + offset)...]) : Data() }
   }
 
   /// The stream as read until now, as text; nothing written later is read.

@@ -208,7 +208,8 @@ extension Verifier {
   /// The race pass of every graded fix that passes the plain checks of a
   /// race-checked chapter, folded into its result: in round `n`, each
   /// chapter's `n`-th such fix is in place, and one ThreadSanitizer build
-  /// of those chapters runs their checks `repeatCount` times.
+  /// of the copy's race-checked chapters runs those chapters' checks
+  /// `repeatCount` times.
   private static func gradeRaces(
     of results: inout [Int: [(Mutation, Outcome)]], chapters: [Curriculum.Chapter], in copy: GradingCopy,
     grader: Grader, label: String, repeatCount: Int, progress: (@Sendable (String) -> Void)?
@@ -240,7 +241,12 @@ extension Verifier {
       guard !batch.isEmpty else { continue }
       let plain = batch.map(\.report)
       do {
-        let build = try grader.raceBuild(only: plain.map(\.chapter))
+        // Every round builds all of the copy's race-checked chapters, those
+        // without a fix this round as they are: one build plan for all
+        // rounds, so that after the first each is compiled from it, a
+        // changed chapter at a time, without SwiftPM (see
+        // ``Grader/rebuildsWithoutSwiftPM``).
+        let build = try grader.raceBuild(only: chapters.filter(\.raceChecked))
         let runs = (0..<max(repeatCount, 1)).map { _ in grader.raceCheck(plain, build: build) }
         for (position, entry) in batch.enumerated() {
           let report = runs[0][position]
