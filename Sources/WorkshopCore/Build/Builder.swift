@@ -77,7 +77,6 @@ public struct Builder: Sendable {
   /// rebuilt from scratch, since SwiftPM would take it for unchanged.
   public func build(force: Bool = false) throws -> Build {
     let files = Fingerprint.states(workspace: workspace, variant: variant)
-    let last = Fingerprint.Record.load(from: recordFile)
     if !force, let reused = lastCompleteBuild(ifBuiltFrom: files) {
       return reused
     }
@@ -88,6 +87,9 @@ public struct Builder: Sendable {
       rebuild.scratch = scratchPath
       if case .built(let build, _) = rebuild.rebuildChanged(after: last) { return build }
     }
+    // Read after the quick path, which may have compiled modules before it
+    // stepped aside: they are in the record's `quickBuilt`.
+    let last = Fingerprint.Record.load(from: recordFile)
     invalidate(
       modules: Set(
         Fingerprint.modulesSwiftPMWouldMiss(between: last?.files ?? [:], and: files).map { module in

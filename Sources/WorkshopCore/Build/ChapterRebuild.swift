@@ -97,8 +97,9 @@ public struct ChapterRebuild: Sendable {
 
   /// What rebuilding the changed modules gave.
   public enum RoundOutcome: Sendable {
-    /// The test product was linked again from every module that compiled.
-    /// The build's `brokenChapters` are the chapters that did not, with
+    /// The test product holds every module that compiled (linked again,
+    /// unless none did). The build's `brokenChapters` are the chapters that
+    /// did not, with
     /// their first errors; `checksRebuilt`, the chapters whose checks had
     /// to be compiled again.
     case built(Build, checksRebuilt: Set<Int>)
@@ -125,8 +126,9 @@ public struct ChapterRebuild: Sendable {
   /// the last build of this scratch folder, SwiftPM's or a quick one.
   ///
   /// A chapter that does not compile is in the build's `brokenChapters`,
-  /// as in a SwiftPM build that leaves it out; its last objects stay in the
-  /// product, but its checks are not run.
+  /// as in a SwiftPM build that leaves it out: the product may hold some of
+  /// its objects, old or new, but its checks are not run, and it is
+  /// compiled again next time.
   public func rebuildChanged(after last: Build) -> RoundOutcome {
     rebuild(only: nil, after: last)
   }
@@ -160,7 +162,9 @@ public struct ChapterRebuild: Sendable {
     guard
       let planText = try? String(contentsOf: scratch.appendingPathComponent("debug.yaml"), encoding: .utf8),
       let record = Fingerprint.Record.load(from: recordFile),
-      record.plan == ContentHash.of(Data(planText.utf8))
+      record.plan == ContentHash.of(Data(planText.utf8)),
+      // …and the product the one `last` holds: no build ran here since.
+      record.product == Fingerprint.identity(of: last.product)
     else { return .unavailable("the build plan is not the last build's") }
     let plan = Plan(planText)
     // The inputs are read before compiling: an edit saved meanwhile is a change.
@@ -189,8 +193,11 @@ public struct ChapterRebuild: Sendable {
       }
       planned.append(Planned(module: module, compile: compile, dependents: dependents))
     }
+    // A chapter the last build left out stays out; the others are decided here.
     var build = last
-    build.brokenChapters = [:]
+    build.brokenChapters = last.brokenChapters.filter { number, _ in
+      !planned.contains { $0.module.chapter == number }
+    }
     guard !planned.isEmpty else { return .built(build, checksRebuilt: []) }
 
     let builder = Builder(workspace: workspace, variant: variant, environment: environment)
@@ -252,18 +259,26 @@ public struct ChapterRebuild: Sendable {
         build.brokenChapters[number] = errors
       }
       let built = compiling.filter { failed[$0.module.name] == nil }
+      // A module that did not compile may have written some of its objects
+      // (its jobs run side by side, each on some of its files), or all of
+      // them when its checks are what failed: its files leave the record,
+      // so that it is a change, compiled again, until it compiles, whatever
+      // its files hold by then.
+      let failedPrefixes = compiling.filter { failed[$0.module.name] != nil }.map { $0.module.folder + "/" }
+      updated.files = updated.files.filter { path, _ in !failedPrefixes.contains { path.hasPrefix($0) } }
       // Nothing compiled: the product is the last one, and it still holds
       // the last code of every chapter that is now broken.
-      guard !built.isEmpty else { return .built(build, checksRebuilt: []) }
+      guard !built.isEmpty else {
+        updated.save(to: recordFile)
+        return .built(build, checksRebuilt: [])
+      }
       guard try self.link(link.arguments) else { return .unavailable("the link failed") }
       let product = try last.launcher.product(in: scratch.appendingPathComponent("debug"))
       // The product is now what SwiftPM would have built from these inputs:
       // the next run reuses it, and the next quick rebuild starts from it.
-      // A module that did not compile keeps the files of its last build in
-      // the record: it is still a change, compiled again next time.
       let prefixes = built.map { $0.module.folder + "/" }
       func isBuilt(_ path: String) -> Bool { prefixes.contains { path.hasPrefix($0) } }
-      updated.files = record.files.filter { !isBuilt($0.key) }
+      updated.files = updated.files.filter { !isBuilt($0.key) }
         .merging(states.filter { isBuilt($0.key) }) { _, new in new }
       updated.product = Fingerprint.identity(of: product)
       updated.save(to: recordFile)

@@ -321,8 +321,8 @@ final class EventFIFO: @unchecked Sendable {
     stopped.wait()
   }
 
-  /// The stream as read so far, while the reader goes on reading.
-  /// What was read of the stream from byte `offset` on, until now.
+  /// What was read of the stream from byte `offset` on, until now, while
+  /// the reader goes on reading.
   func bytes(from offset: Int) -> Data {
     buffer.withLock { $0.count > offset ? Data($0[($0.startIndex + offset)...]) : Data() }
   }

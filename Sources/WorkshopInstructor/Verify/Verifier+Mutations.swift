@@ -224,6 +224,15 @@ extension Verifier {
       }
     }
     let rounds = ready.values.map(\.count).max() ?? 0
+    // Every round builds all of them, those without a fix that round as they
+    // are: a chapter whose last fix did not compile gives way to its solution
+    // first, or every round's build would leave it out, with a plan of its own.
+    for chapter in chapters where chapter.raceChecked && rounds > 0 {
+      switch results[chapter.number]?.last?.1 {
+      case .graded(let report)? where report.compileErrors.isEmpty: continue
+      default: try? Self.place(solutionOf: chapter, in: copy, applying: nil)
+      }
+    }
     for round in 0..<rounds {
       progress?("\(label), ThreadSanitizer round \(round + 1) of \(rounds)")
       var batch: [(chapter: Int, index: Int, report: ChapterReport)] = []
