@@ -14,12 +14,15 @@ extension Grader {
     let ready = reports.indices.filter { racesReady(reports[$0]) }
     reports = reports.map(Self.waitingForRaces)
     guard !ready.isEmpty else { return reports }
-    // The plain checks have passed; say so, since the instrumented build
-    // of a chapter takes a while the first time.
+    // Say what is built, and (when it is the reason) that the plain checks
+    // passed: the instrumented build of a chapter takes a while the first time.
     let names = ready.map { reports[$0].chapter.paddedNumber }.joined(separator: ", ")
+    let which = "\(ready.count == 1 ? "chapter" : "chapters") \(names)"
+    let building = "building \(ready.count == 1 ? "it" : "them") with ThreadSanitizer to check for data races"
     progress?(
-      "Every check of \(ready.count == 1 ? "chapter" : "chapters") \(names) passes: "
-        + "building \(ready.count == 1 ? "it" : "them") with ThreadSanitizer to check for data races")
+      racePass == .whenChecksPass
+        ? "Every check of \(which) passes: \(building)"
+        : "Race pass of \(which), whatever their checks did: \(building)")
     let build: Build
     let expected: [ExpectedCheck]
     do {
