@@ -605,10 +605,14 @@ struct QuickRebuildScopeTests {
       ChapterRebuild.changed(modules, states: states(now), record: last)?.map(\.name) == [
         "Adder", "GreeterTests",
       ])
+    // Asked about Adder alone, an edit of the other module is a change outside it.
+    var other = last.inputs
+    other["Variants/checks/Checks.swift"] = "c2"
+    #expect(ChapterRebuild.changed([modules[0]], states: states(other), record: last) == nil)
+    #expect(ChapterRebuild.changed([modules[0]], states: states(last.inputs), record: last)?.isEmpty == true)
     // A check edited: no module holds it.
     now["Tests/01-AdderTests/T.swift"] = "t2"
     #expect(ChapterRebuild.changed(modules, states: states(now), record: last) == nil)
-    #expect(!ChapterRebuild.onlyChanged(modules, states: states(now), record: last))
     // A folder's name that starts another's is not that folder.
     #expect(
       ChapterRebuild.changed(

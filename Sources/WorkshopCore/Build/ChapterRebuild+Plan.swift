@@ -23,15 +23,6 @@ extension ChapterRebuild {
     var arguments: [String]
   }
 
-  /// The shell command whose key starts with `key` and ends with `suffix`
-  /// (`"C.DebouncedSearch-x86_64-unknown-linux-gnu-debug.module":`), with
-  /// the flags that only serve SwiftPM itself left out: its JSON progress
-  /// (learners need the compiler's own words), incremental mode (the whole
-  /// module is compiled) and the index for editors.
-  static func command(in plan: String, key: String, suffix: String) -> PlannedCommand? {
-    Plan(plan).command(key: key, suffix: suffix)
-  }
-
   /// SwiftPM's build plan (`debug.yaml`), split into its commands once:
   /// a round looks up a dozen of them.
   struct Plan {
@@ -49,7 +40,11 @@ extension ChapterRebuild {
       }
     }
 
-    /// See ``ChapterRebuild/command(in:key:suffix:)``.
+    /// The shell command whose key starts with `key` and ends with `suffix`
+    /// (`"C.DebouncedSearch-x86_64-unknown-linux-gnu-debug.module":`), with
+    /// the flags that only serve SwiftPM itself left out: its JSON progress
+    /// (learners need the compiler's own words), incremental mode (the whole
+    /// module is compiled) and the index for editors.
     func command(key: String, suffix: String) -> PlannedCommand? {
       var found: PlannedCommand?
       for block in blocks where block.name.hasPrefix(key) && block.name.hasSuffix(suffix) {
@@ -102,23 +97,8 @@ extension ChapterRebuild {
 
   // MARK: - What changed
 
-  /// Whether every input of the build, other than the files of `modules`,
-  /// has the content it had at the last build.
-  static func onlyChanged(
-    _ modules: [Module], states: [String: Fingerprint.FileState], record: Fingerprint.Record
-  )
-    -> Bool
-  {
-    let prefixes = modules.map { $0.folder + "/" }
-    let now = states.mapValues(\.hash)
-    let last = record.inputs
-    return Set(now.keys).union(last.keys).allSatisfy { path in
-      prefixes.contains { path.hasPrefix($0) } || now[path] == last[path]
-    }
-  }
-
   /// The modules with a file whose content differs from the last build's;
-  /// nil when a file outside every one of them does.
+  /// nil when a file outside every one of them does (not their change alone).
   static func changed(
     _ modules: [Module], states: [String: Fingerprint.FileState], record: Fingerprint.Record
   )

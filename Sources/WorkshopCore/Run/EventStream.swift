@@ -88,56 +88,6 @@ public enum EventStream {
     public var line: Int
   }
 
-  /// Decodes the lines of a stream; lines that are not records are skipped.
-  ///
-  /// Lines end at a line feed and nowhere else (JSON Lines). A record's
-  /// strings may hold U+2028, U+2029 and U+0085 unescaped (JSON escapes
-  /// only control characters, and Swift Testing writes them as they are):
-  /// a failure whose message quotes such a value (code under test can
-  /// return one), split there, would be two broken halves, skipped, and
-  /// the check would pass.
-  public static func records(fromJSONLines text: String) -> [Record] {
-    var reader = RecordReader()
-    reader.read(Data(text.utf8), final: true)
-    return reader.records
-  }
-
-  /// Decodes a stream's records as it grows: each ``read(_:final:)``
-  /// decodes only the lines completed since the last, so that a run
-  /// watched once a second is read once, not once a second from the start.
-  ///
-  /// ```swift
-  /// var reader = EventStream.RecordReader()
-  /// reader.read(fifo.bytes(from: reader.consumed))
-  /// let summary = EventStream.summary(of: reader.records)
-  /// ```
-  public struct RecordReader {
-    /// The records decoded so far, in the stream's order.
-    public private(set) var records: [Record] = []
-    /// How many bytes of the stream were read: up to the end of its last
-    /// complete line.
-    public private(set) var consumed = 0
-    private let decoder = JSONDecoder()
-
-    public init() {}
-
-    /// Decodes the complete lines of `bytes`, the stream from ``consumed``
-    /// on; with `final`, the last line too, complete or not.
-    public mutating func read(_ bytes: Data, final: Bool = false) {
-      let newline = UInt8(ascii: "\n")
-      var start = bytes.startIndex
-      while start < bytes.endIndex {
-        guard let end = bytes[start...].firstIndex(of: newline) ?? (final ? bytes.endIndex : nil) else {
-          break
-        }
-        let line = bytes[start..<end]
-        if !line.isEmpty, let record = try? decoder.decode(Record.self, from: line) { records.append(record) }
-        start = end < bytes.endIndex ? bytes.index(after: end) : end
-      }
-      consumed += bytes.distance(from: bytes.startIndex, to: start)
-    }
-  }
-
   /// The checks (functions, not suites) a stream describes, in the order
   /// they are declared in their files (the stream's own order varies).
   public static func checks(in records: [Record]) -> [ExpectedCheck] {

@@ -1,0 +1,74 @@
+import WorkshopCore
+
+extension Verifier {
+  /// Counts each chapter's graded fixes as items of `tally` (a wrong fix
+  /// must compile and fail a check, a right one pass every check, each the
+  /// same way in every run) and writes the chapter's line: its known blind
+  /// spots, and the fixes whose failing checks vary from run to run.
+  func report(
+    _ results: [Int: [(Mutation, Outcome)]], blindSpots: [Int: [Mutation]], varying: [Int: [String]],
+    chapters: [Curriculum.Chapter],
+    _ tally: Tally
+  ) {
+    for chapter in chapters {
+      let entries = results[chapter.number] ?? []
+      var caught = 0
+      var accepted = 0
+      var details: [String] = []
+      for (mutation, outcome) in entries {
+        let label = "\(mutation.name) (\(mutation.note))"
+        switch (mutation.kind, outcome) {
+        case (_, .unusable(let reason)):
+          details.append("✗ \(label): \(firstLine(of: reason))")
+          tally.item(false, "\(chapter.paddedNumber) \(mutation.name)", [], quiet: true)
+        case (.wrong, .graded(let report)):
+          if !report.compileErrors.isEmpty {
+            details.append("✗ \(label): does not compile: \(firstLine(of: report.compileErrors[0]))")
+            tally.item(false, "\(chapter.paddedNumber) \(mutation.name)", [], quiet: true)
+          } else if report.state == .done {
+            details.append("✗ wrong fix passes every check: \(label)")
+            tally.item(false, "\(chapter.paddedNumber) \(mutation.name)", [], quiet: true)
+          } else {
+            caught += 1
+            tally.item(true, "\(chapter.paddedNumber) \(mutation.name)", [], quiet: true)
+          }
+        case (.uncaught, _):
+          continue
+        case (.right, .graded(let report)):
+          if report.state == .done {
+            accepted += 1
+            tally.item(true, "\(chapter.paddedNumber) \(mutation.name)", [], quiet: true)
+          } else {
+            let why =
+              report.compileErrors.first.map { "does not compile: " + firstLine(of: $0) }
+              ?? report.failing.first.map {
+                "fails: \($0.name)" + ($0.issues.first.map { " (" + firstLine(of: $0) + ")" } ?? "")
+              }
+              ?? report.crash.map { "crashed: " + firstLine(of: $0) }
+              ?? "is \(report.state.rawValue)"
+            details.append("✗ right fix rejected: \(label): \(why)")
+            tally.item(false, "\(chapter.paddedNumber) \(mutation.name)", [], quiet: true)
+          }
+        }
+      }
+      let wrong = entries.filter { $0.0.kind == .wrong }.count
+      let right = entries.count - wrong
+      let ok = caught == wrong && accepted == right
+      let blind = blindSpots[chapter.number] ?? []
+      write(
+        "  " + style.mark(ok)
+          + " \(chapter.paddedNumber) \(chapter.title): \(caught) of \(wrong) wrong fixes caught, \(accepted) of \(right) right fixes pass"
+          + (blind.isEmpty
+            ? "" : style.dim(" (\(blind.count) known blind spot\(blind.count == 1 ? "" : "s"), not graded)"))
+      )
+      for line in details { write("      " + line) }
+      if let names = varying[chapter.number] {
+        write(
+          "      "
+            + style.dim(
+              "same verdict in every run; which checks fail varies (the fix races, or shares state between checks): \(names.joined(separator: ", "))"
+            ))
+      }
+    }
+  }
+}
