@@ -288,6 +288,10 @@ public struct Builder: Sendable {
     ]
     // Race reports need line numbers; plain builds skip debug info to link faster.
     arguments += sanitizer.map { ["--sanitize=\($0.rawValue)"] } ?? ["-Xswiftc", "-gnone"]
+    // Nothing reads an index but SwiftPM's discovery of XCTest tests, which
+    // the course's test entry point makes unneeded (see
+    // `Workspace.testEntryPoint`): every compile is about a fifth cheaper.
+    if workspace.buildsTestsWithoutIndex { arguments.append("--disable-index-store") }
     // The course's own code (the solutions, the kit, the runner and every
     // check) has no warnings: its build fails on a new one, so `verify`
     // does. A learner's chapters may warn; their builds do not fail on it.

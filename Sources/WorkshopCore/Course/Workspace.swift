@@ -33,6 +33,29 @@ public struct Workspace: Sendable {
   /// package; the runner then grades the checkout it was built from.
   public static let builtFrom = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
+  /// The test product's entry point on Linux, `Tests/LinuxMain.swift`.
+  ///
+  /// With it SwiftPM does not discover XCTest tests (the checks are Swift
+  /// Testing's, found at run time), and so needs no index: the grader's
+  /// builds leave indexing out (see ``Builder``), about a third of a cold
+  /// build. SwiftPM reads it on Linux only.
+  public static let testEntryPoint = "Tests/LinuxMain.swift"
+
+  /// The course's files outside its folders that every build of it reads:
+  /// the manifest, the curriculum it reads, and the test entry point.
+  public static let buildFiles = ["Package.swift", Curriculum.fileName, testEntryPoint]
+
+  /// Whether SwiftPM can build this workspace's tests without an index: on
+  /// Linux only with the test entry point (``testEntryPoint``), which a
+  /// learner could delete; elsewhere always, tests being found at run time.
+  public var buildsTestsWithoutIndex: Bool {
+    #if os(Linux)
+      FileManager.default.fileExists(atPath: url(Self.testEntryPoint).path)
+    #else
+      true
+    #endif
+  }
+
   /// Finds the workspace at `start` or the nearest folder above it.
   public static func locate(from start: URL) throws -> Workspace {
     var folder = start.standardizedFileURL

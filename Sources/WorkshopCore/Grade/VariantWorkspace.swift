@@ -47,8 +47,8 @@ struct VariantWorkspace {
     let copy = Workspace(root: root, curriculum: source.curriculum)
     let component = chapter.component!
     var files: [String: String] = [:]
-    for path in ["Package.swift", Curriculum.fileName] {
-      files[path] = try String(contentsOf: source.url(path), encoding: .utf8)
+    for path in Workspace.buildFiles {
+      files[path] = try? String(contentsOf: source.url(path), encoding: .utf8)
     }
     for folder in ["Sources/CheckTranscript", "Sources/ConcurrencyTestKit", "Sources/SanitizerSupport"]
       + ["Sources/\(component)"]
@@ -78,7 +78,7 @@ struct VariantWorkspace {
     where !name.hasPrefix(".") && name != "checks" && !ids.values.contains(name) {
       try FileManager.default.removeItem(at: variantsFolder.appendingPathComponent(name))
     }
-    try mirror(files, into: root, within: ["Variants", "Sources"])
+    try mirror(files, into: root, within: ["Variants", "Sources", "Tests"])
     return VariantWorkspace(workspace: copy, chapter: chapter, ids: ids)
   }
 

@@ -34,8 +34,12 @@ public struct GradingCopy: Sendable {
   /// differs, and removes from the mirrored folders any file the course does
   /// not have (code under test, unsandboxed, could have added one).
   public func syncCourse() throws {
-    for file in ["Package.swift", Curriculum.fileName] {
-      try Self.write(try Data(contentsOf: course.url(file)), to: copy.url(file))
+    for file in Workspace.buildFiles {
+      guard let data = try? Data(contentsOf: course.url(file)) else {
+        try? FileManager.default.removeItem(at: copy.url(file))
+        continue
+      }
+      try Self.write(data, to: copy.url(file))
     }
     for folder in courseFolders {
       let wanted = Set(Self.files(under: course.url(folder)))
