@@ -13,6 +13,10 @@
 // chapter whose folder is missing is left out too.
 // `WORKSHOP_GRADING=1` leaves the runner and its tests out: grading a learner's
 // chapters needs only the chapters, their checks and the test kit.
+// `WORKSHOP_TEST_ENTRY_POINT=1` (the grader's builds on Linux) adds an empty
+// test target, `Tests/EntryPoint/Anchor`, whose only use is that SwiftPM then
+// finds the test entry point above it, `Tests/EntryPoint/XCTMain.swift`, and
+// need not discover tests in an index: see that file.
 // `WORKSHOP_RUNNER_TESTS=1` adds the runner's own end-to-end tests, which
 // build and grade whole fixture workshops for minutes: `workshop verify` runs
 // them, while `swift test` and Xcode's Product ▸ Test (⌘U) run the chapters
@@ -63,6 +67,7 @@ let skipped = Set(
   })
 let gradingOnly = environment["WORKSHOP_GRADING"] == "1"
 let runnerTests = environment["WORKSHOP_RUNNER_TESTS"] == "1"
+let testEntryPoint = environment["WORKSHOP_TEST_ENTRY_POINT"] == "1"
 // A chapter whose folder is gone (deleted by mistake) is left out, so that the
 // others still build and the runner can say how to restore it
 // (`swift run workshop reset NN`).
@@ -181,6 +186,10 @@ if let component = environment["WORKSHOP_COMPONENT_VARIANTS"],
         name: "\(component)_\(id)", path: "Variants/\(id)",
         swiftSettings: [.unsafeFlags(["-module-name", component])]))
   }
+}
+
+if testEntryPoint {
+  targets.append(.testTarget(name: "TestEntryPointAnchor", path: "Tests/EntryPoint/Anchor"))
 }
 
 let package = Package(

@@ -69,6 +69,40 @@ struct LearnerLoopTests {
     #expect(run.err.contains("Chapter 02, Greeter: the chapter you are on."), "\(run.err)")
   }
 
+  @Test(
+    "The checks are built without an index through the course's test entry point, and without it through SwiftPM's discovery, with the same results"
+  )
+  func testEntryPoint() throws {
+    let workspace = try learnerCopy()
+    let grader = Grader(workspace: workspace, variant: .chapters, timeLimit: 10)
+    let chapters = workspace.curriculum.chapters
+    let files = FileManager.default
+    let scratch = workspace.scratchPath(for: .chapters)
+    let index = scratch.appendingPathComponent("debug/index").path
+    let plan = scratch.appendingPathComponent("debug.yaml")
+
+    // The copy keeps its build folder between runs: an index an earlier
+    // build left is no evidence.
+    try files.removeItem(at: URL(fileURLWithPath: index), ifExists: true)
+    let build = try grader.build(force: true)
+    let reports = try grader.run(chapters, build: build)
+    #expect(reports.map(\.checks.count) == [2, 2], "\(reports.map(\.checks))")
+    #expect(reports.allSatisfy { $0.checks.filter { $0.status == .passed }.count == 1 })
+    #if os(Linux)
+      #expect(!files.fileExists(atPath: index), "the grader's build was indexed")
+      #expect(try String(contentsOf: plan, encoding: .utf8).contains("TestEntryPointAnchor"))
+    #endif
+
+    // A course without the entry point: SwiftPM discovers the tests in an index.
+    try files.removeItem(at: workspace.url(Workspace.testEntryPointFolder))
+    let discovered = try grader.run(chapters, build: grader.build(force: true))
+    #expect(discovered.map(\.signature) == reports.map(\.signature))
+    #expect(try !String(contentsOf: plan, encoding: .utf8).contains("TestEntryPointAnchor"))
+    #if os(Linux)
+      #expect(files.fileExists(atPath: index), "SwiftPM's discovery needs the index")
+    #endif
+  }
+
   @Test("A chapter that does not compile shows its first error's file:line, and its checks count as failing")
   func brokenChapterInTheTable() throws {
     let workspace = try learnerCopy()

@@ -249,6 +249,7 @@ public struct Builder: Sendable {
     // build keeps them, for `verify` runs the tooling's tests from it.
     environment["WORKSHOP_GRADING"] = variant == .chapters || sanitizer != nil ? "1" : nil
     environment["WORKSHOP_RUNNER_TESTS"] = runnerTests ? "1" : nil
+    environment["WORKSHOP_TEST_ENTRY_POINT"] = usesTestEntryPoint ? "1" : nil
     let skipped = skipped.union(leftOut)
     environment["WORKSHOP_SKIP"] =
       skipped.isEmpty ? nil : skipped.sorted().map(String.init).joined(separator: ",")
@@ -288,15 +289,25 @@ public struct Builder: Sendable {
     ]
     // Race reports need line numbers; plain builds skip debug info to link faster.
     arguments += sanitizer.map { ["--sanitize=\($0.rawValue)"] } ?? ["-Xswiftc", "-gnone"]
-    // Nothing reads an index but SwiftPM's discovery of XCTest tests, which
-    // the course's test entry point makes unneeded (see
-    // `Workspace.testEntryPoint`): every compile is about a fifth cheaper.
+    // Nothing reads an index but SwiftPM's discovery of XCTest tests on
+    // Linux, which the grader's test entry point makes unneeded (see
+    // `Workspace.testEntryPointFolder`): each compile is a fifth cheaper.
     if workspace.buildsTestsWithoutIndex { arguments.append("--disable-index-store") }
     // The course's own code (the solutions, the kit, the runner and every
     // check) has no warnings: its build fails on a new one, so `verify`
     // does. A learner's chapters may warn; their builds do not fail on it.
     if variant == .solutions, sanitizer == nil { arguments += Self.courseCodeArguments }
     return arguments + Self.linkerArguments
+  }
+
+  /// Whether the build declares the grader's test entry point (Linux only:
+  /// SwiftPM reads none elsewhere).
+  var usesTestEntryPoint: Bool {
+    #if os(Linux)
+      workspace.hasTestEntryPoint
+    #else
+      false
+    #endif
   }
 
   /// What the course's own build adds: warnings are errors.

@@ -33,27 +33,33 @@ public struct Workspace: Sendable {
   /// package; the runner then grades the checkout it was built from.
   public static let builtFrom = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
-  /// The test product's entry point on Linux, `Tests/LinuxMain.swift`.
-  ///
-  /// With it SwiftPM does not discover XCTest tests (the checks are Swift
-  /// Testing's, found at run time), and so needs no index: the grader's
+  /// The grader's test entry point on Linux and the empty test target that
+  /// makes SwiftPM find it (see `Tests/EntryPoint/XCTMain.swift`): with them
+  /// SwiftPM does not look for XCTest tests in an index, so the grader's
   /// builds leave indexing out (see ``Builder``), about a third of a cold
-  /// build. SwiftPM reads it on Linux only.
-  public static let testEntryPoint = "Tests/LinuxMain.swift"
+  /// build. Learners' builds never declare the target, so never see it.
+  public static let testEntryPointFolder = "Tests/EntryPoint"
 
   /// The course's files outside its folders that every build of it reads:
-  /// the manifest, the curriculum it reads, and the test entry point.
-  public static let buildFiles = ["Package.swift", Curriculum.fileName, testEntryPoint]
+  /// the manifest and the curriculum it reads.
+  public static let buildFiles = ["Package.swift", Curriculum.fileName]
 
   /// Whether SwiftPM can build this workspace's tests without an index: on
-  /// Linux only with the test entry point (``testEntryPoint``), which a
-  /// learner could delete; elsewhere always, tests being found at run time.
+  /// Linux when it has the test entry point (``testEntryPointFolder``);
+  /// elsewhere always, tests being found at run time.
   public var buildsTestsWithoutIndex: Bool {
     #if os(Linux)
-      FileManager.default.fileExists(atPath: url(Self.testEntryPoint).path)
+      hasTestEntryPoint
     #else
       true
     #endif
+  }
+
+  /// Whether the test entry point and its anchor target are here.
+  var hasTestEntryPoint: Bool {
+    let folder = url(Self.testEntryPointFolder)
+    return FileManager.default.fileExists(atPath: folder.appendingPathComponent("XCTMain.swift").path)
+      && FileManager.default.fileExists(atPath: folder.appendingPathComponent("Anchor").path)
   }
 
   /// Finds the workspace at `start` or the nearest folder above it.

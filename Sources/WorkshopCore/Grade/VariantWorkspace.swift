@@ -48,10 +48,10 @@ struct VariantWorkspace {
     let component = chapter.component!
     var files: [String: String] = [:]
     for path in Workspace.buildFiles {
-      files[path] = try? String(contentsOf: source.url(path), encoding: .utf8)
+      files[path] = try String(contentsOf: source.url(path), encoding: .utf8)
     }
     for folder in ["Sources/CheckTranscript", "Sources/ConcurrencyTestKit", "Sources/SanitizerSupport"]
-      + ["Sources/\(component)"]
+      + ["Sources/\(component)", Workspace.testEntryPointFolder]
     {
       for (path, text) in try texts(under: source.url(folder)) { files[folder + "/" + path] = text }
     }

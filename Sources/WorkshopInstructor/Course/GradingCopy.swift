@@ -27,7 +27,7 @@ public struct GradingCopy: Sendable {
   var courseFolders: [String] {
     let components = course.curriculum.chapters.compactMap(\.component).map { "Sources/" + $0 }
     return ["Sources/CheckTranscript", "Sources/ConcurrencyTestKit", "Sources/SanitizerSupport"] + components
-      + course.curriculum.chapters.map(course.checksFolder)
+      + course.curriculum.chapters.map(course.checksFolder) + [Workspace.testEntryPointFolder]
   }
 
   /// Mirrors the course's files into the copy: writes each file whose content
@@ -35,11 +35,7 @@ public struct GradingCopy: Sendable {
   /// not have (code under test, unsandboxed, could have added one).
   public func syncCourse() throws {
     for file in Workspace.buildFiles {
-      guard let data = try? Data(contentsOf: course.url(file)) else {
-        try? FileManager.default.removeItem(at: copy.url(file))
-        continue
-      }
-      try Self.write(data, to: copy.url(file))
+      try Self.write(try Data(contentsOf: course.url(file)), to: copy.url(file))
     }
     for folder in courseFolders {
       let wanted = Set(Self.files(under: course.url(folder)))
