@@ -621,3 +621,29 @@ struct GradeTamperTests {
       ), "\(out)")
   }
 }
+
+@Suite("A grading copy of the course")
+struct GradingCopyTests {
+  @Test("A test entry point file the course does not have is removed from the copy; the course's are copied")
+  func strayEntryPoints() throws {
+    let course = try Workspace.locate(
+      from: try freshCopyOfFixture("workshop-grading-copy", of: "ClassWorkshop"))
+    let grading = try GradingCopy(of: course, at: try TemporaryFolder.shared.makeFolder("grading-copy"))
+    let copy = grading.copy
+    // An older course left entry points where SwiftPM looks for one.
+    for path in ["Tests/LinuxMain.swift", "LinuxMain.swift"] {
+      try "@main struct Old {}\n".write(to: copy.url(path), atomically: true, encoding: .utf8)
+    }
+    try grading.syncCourse()
+    let files = FileManager.default
+    #expect(!files.fileExists(atPath: copy.url("Tests/LinuxMain.swift").path))
+    #expect(!files.fileExists(atPath: copy.url("LinuxMain.swift").path))
+    #expect(files.fileExists(atPath: copy.url(Workspace.testEntryPointFolder + "/XCTMain.swift").path))
+    #expect(files.fileExists(atPath: copy.url("Package.swift").path))
+
+    // One the course has is the copy's too.
+    try "// the course's\n".write(to: course.url("Tests/Extra.swift"), atomically: true, encoding: .utf8)
+    try grading.syncCourse()
+    #expect(try String(contentsOf: copy.url("Tests/Extra.swift"), encoding: .utf8) == "// the course's\n")
+  }
+}

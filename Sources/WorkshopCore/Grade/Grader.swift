@@ -447,7 +447,12 @@ public struct Grader: Sendable {
   }
 }
 
-/// The first line of `text`.
+/// The first line of `text`; when it only announces what follows (it ends
+/// with a colon), the first line of what follows too.
 package func firstLine(of text: String) -> String {
-  text.split(separator: "\n").first.map(String.init) ?? text
+  let lines = text.split(separator: "\n")
+  guard let first = lines.first.map(String.init) else { return text }
+  guard first.hasSuffix(":"), let next = lines.dropFirst().first(where: { !$0.allSatisfy(\.isWhitespace) })
+  else { return first }
+  return first + " " + next.trimmingCharacters(in: .whitespaces)
 }

@@ -47,6 +47,19 @@ public struct GradingCopy: Sendable {
         try FileManager.default.removeItem(at: copy.url(folder + "/" + path))
       }
     }
+    // SwiftPM takes a test entry point file (`LinuxMain.swift`) from the
+    // folders above the test targets: the copy's must be the course's, or a
+    // file an older course left there would make two.
+    for folder in ["", "Tests"] {
+      let wanted = Self.swiftFiles(directlyIn: course.url(folder))
+      for name in Self.swiftFiles(directlyIn: copy.url(folder)) where !wanted.contains(name) {
+        try FileManager.default.removeItem(at: copy.url(folder).appendingPathComponent(name))
+      }
+      for name in wanted {
+        let path = folder.isEmpty ? name : folder + "/" + name
+        try Self.write(try Data(contentsOf: course.url(path)), to: copy.url(path))
+      }
+    }
     // The chapters' READMEs: the manifest excludes them from the build.
     for chapter in course.curriculum.chapters {
       let readme = course.codeFolder(chapter, .chapters) + "/README.md"
@@ -145,6 +158,17 @@ public struct GradingCopy: Sendable {
       _ = FileManager.default.fileExists(
         atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder)
       return !isFolder.boolValue
+    }.sorted()
+  }
+
+  /// The names of the Swift files in `folder` itself, not in its folders.
+  static func swiftFiles(directlyIn folder: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { name in
+      var isFolder: ObjCBool = false
+      return name.hasSuffix(".swift") && !name.hasPrefix(".")
+        && FileManager.default.fileExists(
+          atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder)
+        && !isFolder.boolValue
     }.sorted()
   }
 
