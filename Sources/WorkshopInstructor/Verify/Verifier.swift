@@ -91,6 +91,11 @@ public struct Verifier {
     // graded, the starters' timelines once they are.
     let slides = startSlidesCheck()
     let platforms = startPlatformScan()
+    // The wrong and right fixes (4) take most of the time and run in copies
+    // of their own: they start now and are reported in their place. The
+    // tooling's tests (6) start when the first copy is done with its fixes.
+    let tooling = ToolingTests(workspace: workspace, progress: progress)
+    let fixes = startFixes(whenACopyIsDone: tooling.start)
 
     // 1. Layout.
     write(style.bold("Course layout"))
@@ -165,13 +170,10 @@ public struct Verifier {
 
     let timelines = starterRuns.first.map(startTimelineRender(starters:))
 
-    // 4. The checks against the course's own wrong and right fixes; the
-    // tooling's tests (6) start when the first copy is done with its fixes.
-    let tooling = ToolingTests(workspace: workspace, progress: progress)
+    // 4. The checks against the course's own wrong and right fixes.
     write("")
     write(style.bold("Wrong fixes fail, right fixes pass"))
-    let wrongFixes = checkMutations(
-      tally, chapters: workspace.curriculum.chapters, whenACopyIsDone: tooling.start)
+    let wrongFixes = reportFixes(fixes, into: tally)
 
     if let timelines {
       write("")
