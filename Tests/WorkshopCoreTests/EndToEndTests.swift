@@ -27,15 +27,11 @@ func freshCopyOfFixture(_ name: String = "workshop-fixture", of source: String =
   for item in try files.contentsOfDirectory(atPath: original.path) where item != ".build" {
     try files.copyItem(at: original.appendingPathComponent(item), to: copy.appendingPathComponent(item))
   }
-  // The class fixture builds as the course does, with the course's own test
-  // entry point (its manifest declares the anchor target as the course's
-  // does); the mini fixture builds without it, as a course missing the
-  // folder would, with SwiftPM's discovery and an index.
-  if source == "ClassWorkshop" {
-    let entryPoint = Workspace.testEntryPointFolder
-    try files.copyItem(
-      at: courseRoot.appendingPathComponent(entryPoint), to: copy.appendingPathComponent(entryPoint))
-  }
+  // The fixtures build as the course does, with the course's own test entry
+  // point (their manifests declare its anchor target as the course's does).
+  let entryPoint = Workspace.testEntryPointFolder
+  try files.copyItem(
+    at: courseRoot.appendingPathComponent(entryPoint), to: copy.appendingPathComponent(entryPoint))
   return copy
 }
 
