@@ -93,6 +93,17 @@ struct LearnerLoopTests {
       #expect(try String(contentsOf: plan, encoding: .utf8).contains("TestEntryPointAnchor"))
     #endif
 
+    // An anchor folder left empty (Git keeps no empty folder, but a learner
+    // may delete the file) declares no target: SwiftPM would find no entry
+    // point, so the build keeps its index.
+    let anchorFile = workspace.url(Workspace.testEntryPointFolder + "/Anchor/Anchor.swift")
+    try files.removeItem(at: anchorFile)
+    #if os(Linux)
+      #expect(
+        !Builder(workspace: workspace, variant: .chapters, environment: [:]).swiftBuildArguments.contains(
+          Builder.noIndexArgument))
+    #endif
+
     // A course without the entry point: SwiftPM discovers the tests in an index.
     try files.removeItem(at: workspace.url(Workspace.testEntryPointFolder))
     let discovered = try grader.run(chapters, build: grader.build(force: true))

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import WorkshopCore
@@ -78,5 +79,35 @@ struct MutationTests {
       Verifier.declarations(of: try bodyWrong.apply(to: solution)) == Verifier.declarations(of: solution))
     #expect(
       Verifier.declarations(of: try flagWrong.apply(to: solution)) != Verifier.declarations(of: solution))
+  }
+}
+
+@Suite("verify's order of steps")
+struct VerifyOrderTests {
+  @Test(
+    "The tooling's tests start once, only when a fix copy is done and the solutions' step is too, in either order"
+  )
+  func whenBoth() {
+    for firstComesFirst in [true, false] {
+      let runs = Mutex(0)
+      let start = WhenBoth { runs.withLock { $0 += 1 } }
+      let (one, other) = firstComesFirst ? (start.first, start.second) : (start.second, start.first)
+      one()
+      one()
+      #expect(runs.withLock { $0 } == 0, "started after one of the two only")
+      other()
+      #expect(runs.withLock { $0 } == 1)
+      start.first()
+      start.second()
+      #expect(runs.withLock { $0 } == 1, "started again")
+    }
+  }
+
+  @Test("A fix's reason that ends with a colon shows the line that follows it")
+  func headline() {
+    #expect(
+      Verifier.headline(of: "the build failed outside any chapter (chapters):\nerror: two entry points\nmore")
+        == "the build failed outside any chapter (chapters): error: two entry points")
+    #expect(Verifier.headline(of: "does not compile\nX.swift:1: error") == "does not compile")
   }
 }

@@ -249,7 +249,6 @@ public struct Builder: Sendable {
     // build keeps them, for `verify` runs the tooling's tests from it.
     environment["WORKSHOP_GRADING"] = variant == .chapters || sanitizer != nil ? "1" : nil
     environment["WORKSHOP_RUNNER_TESTS"] = runnerTests ? "1" : nil
-    environment["WORKSHOP_TEST_ENTRY_POINT"] = usesTestEntryPoint ? "1" : nil
     let skipped = skipped.union(leftOut)
     environment["WORKSHOP_SKIP"] =
       skipped.isEmpty ? nil : skipped.sorted().map(String.init).joined(separator: ",")
@@ -269,6 +268,11 @@ public struct Builder: Sendable {
       }
     }
     let arguments = swiftBuildArguments
+    // The test entry point, on Linux, is what lets the build go without an
+    // index: one decision for both (see `swiftBuildArguments`).
+    #if os(Linux)
+      if arguments.contains(Self.noIndexArgument) { environment["WORKSHOP_TEST_ENTRY_POINT"] = "1" }
+    #endif
     let progress = self.progress
     let poll: (String) -> Void = { output in
       guard let progress, let step = Self.buildStep(in: output) else { return }
@@ -292,7 +296,7 @@ public struct Builder: Sendable {
     // Nothing reads an index but SwiftPM's discovery of XCTest tests on
     // Linux, which the grader's test entry point makes unneeded (see
     // `Workspace.testEntryPointFolder`): each compile is a fifth cheaper.
-    if workspace.buildsTestsWithoutIndex { arguments.append("--disable-index-store") }
+    if workspace.buildsTestsWithoutIndex { arguments.append(Self.noIndexArgument) }
     // The course's own code (the solutions, the kit, the runner and every
     // check) has no warnings: its build fails on a new one, so `verify`
     // does. A learner's chapters may warn; their builds do not fail on it.
@@ -300,15 +304,8 @@ public struct Builder: Sendable {
     return arguments + Self.linkerArguments
   }
 
-  /// Whether the build declares the grader's test entry point (Linux only:
-  /// SwiftPM reads none elsewhere).
-  var usesTestEntryPoint: Bool {
-    #if os(Linux)
-      workspace.hasTestEntryPoint
-    #else
-      false
-    #endif
-  }
+  /// SwiftPM's option that builds without an index.
+  static let noIndexArgument = "--disable-index-store"
 
   /// What the course's own build adds: warnings are errors.
   static let courseCodeArguments = ["-Xswiftc", "-warnings-as-errors"]
@@ -336,6 +333,11 @@ public struct Builder: Sendable {
   /// the list of sources), which it does not write again.
   private func invalidate(modules: Set<String>) {
     let files = FileManager.default
+    // The test entry point's module is named after the package.
+    let entryPoint = ((try? files.contentsOfDirectory(atPath: debugFolder.path)) ?? [])
+      .filter { $0.hasSuffix("PackageTests.build") }.map { String($0.dropLast(".build".count)) }
+    let modules = modules.subtracting([Fingerprint.testEntryPointModule])
+      .union(modules.contains(Fingerprint.testEntryPointModule) ? entryPoint : [])
     for module in modules {
       let folder = debugFolder.appendingPathComponent("\(module).build")
       for item in (try? files.contentsOfDirectory(atPath: folder.path)) ?? []

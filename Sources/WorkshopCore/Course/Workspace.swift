@@ -55,11 +55,15 @@ public struct Workspace: Sendable {
     #endif
   }
 
-  /// Whether the test entry point and its anchor target are here.
+  /// Whether the test entry point and its anchor target, with a Swift file
+  /// (SwiftPM drops a target without one, and then finds no entry point),
+  /// are here.
   var hasTestEntryPoint: Bool {
     let folder = url(Self.testEntryPointFolder)
+    let anchor =
+      (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Anchor").path))
     return FileManager.default.fileExists(atPath: folder.appendingPathComponent("XCTMain.swift").path)
-      && FileManager.default.fileExists(atPath: folder.appendingPathComponent("Anchor").path)
+      && (anchor ?? []).contains { $0.hasSuffix(".swift") }
   }
 
   /// Finds the workspace at `start` or the nearest folder above it.

@@ -447,12 +447,7 @@ public struct Grader: Sendable {
   }
 }
 
-/// The first line of `text`; when it only announces what follows (it ends
-/// with a colon), the first line of what follows too.
+/// The first line of `text`.
 package func firstLine(of text: String) -> String {
-  let lines = text.split(separator: "\n")
-  guard let first = lines.first.map(String.init) else { return text }
-  guard first.hasSuffix(":"), let next = lines.dropFirst().first(where: { !$0.allSatisfy(\.isWhitespace) })
-  else { return first }
-  return first + " " + next.trimmingCharacters(in: .whitespaces)
+  text.split(separator: "\n").first.map(String.init) ?? text
 }

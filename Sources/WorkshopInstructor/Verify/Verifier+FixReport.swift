@@ -19,7 +19,7 @@ extension Verifier {
         let label = "\(mutation.name) (\(mutation.note))"
         switch (mutation.kind, outcome) {
         case (_, .unusable(let reason)):
-          details.append("✗ \(label): \(firstLine(of: reason))")
+          details.append("✗ \(label): \(Self.headline(of: reason))")
           tally.item(false, "\(chapter.paddedNumber) \(mutation.name)", [], quiet: true)
         case (.wrong, .graded(let report)):
           if !report.compileErrors.isEmpty {
@@ -70,5 +70,16 @@ extension Verifier {
             ))
       }
     }
+  }
+
+  /// The first line of `reason`; when it only announces what follows (it
+  /// ends with a colon, as "the build failed outside any chapter:" does),
+  /// the first line of what follows too.
+  static func headline(of reason: String) -> String {
+    let lines = reason.split(separator: "\n")
+    guard let first = lines.first.map(String.init) else { return reason }
+    guard first.hasSuffix(":"), let next = lines.dropFirst().first(where: { !$0.allSatisfy(\.isWhitespace) })
+    else { return first }
+    return first + " " + next.trimmingCharacters(in: .whitespaces)
   }
 }

@@ -18,9 +18,10 @@ extension Verifier {
   ///
   /// The fixes take most of `verify`'s time and keep both cores busy, while
   /// the steps before them mostly wait: the solutions' and the starters'
-  /// checks on their hang guards, the browser on its pages. Nothing is
-  /// shared: the copies build in their own folders (see ``GradingCopy``).
-  /// `whenACopyIsDone` runs when the first copy has no fix left.
+  /// checks on their hang guards, the browser on its pages. The copies
+  /// build in folders of their own (see ``GradingCopy``).
+  /// `whenACopyIsDone` runs when the first copy has no fix left, maybe
+  /// before the steps before the fixes are done (see ``WhenBoth``).
   func startFixes(whenACopyIsDone: @escaping @Sendable () -> Void) -> Background<FixesOutcome> {
     let (workspace, style, timeLimit, repeatCount, progress) = (
       self.workspace, self.style, self.timeLimit, self.repeatCount, self.progress
@@ -47,5 +48,40 @@ extension Verifier {
     tally.passed += outcome.passed
     tally.failed += outcome.failed
     return outcome.wrongFixes
+  }
+}
+
+/// Runs an action once, when both of two things have happened, in either
+/// order; each may be said more than once.
+///
+/// `verify` starts the tooling's tests when a fix copy is done and the
+/// solutions' step is too: both build in the solutions' folder.
+///
+/// ```swift
+/// let start = WhenBoth { tooling.start() }
+/// let fixes = startFixes(whenACopyIsDone: start.first)
+/// gradeTheSolutions()
+/// start.second()
+/// ```
+final class WhenBoth: Sendable {
+  private let state = Mutex((first: false, second: false, done: false))
+  private let action: @Sendable () -> Void
+
+  init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+
+  /// The first thing happened.
+  @Sendable func first() { arrive { $0.first = true } }
+
+  /// The second thing happened.
+  @Sendable func second() { arrive { $0.second = true } }
+
+  private func arrive(_ mark: (inout (first: Bool, second: Bool, done: Bool)) -> Void) {
+    let run = state.withLock { state in
+      mark(&state)
+      guard state.first, state.second, !state.done else { return false }
+      state.done = true
+      return true
+    }
+    if run { action() }
   }
 }

@@ -93,9 +93,11 @@ public struct Verifier {
     let platforms = startPlatformScan()
     // The wrong and right fixes (4) take most of the time and run in copies
     // of their own: they start now and are reported in their place. The
-    // tooling's tests (6) start when the first copy is done with its fixes.
+    // tooling's tests (6) start when the first copy is done with its fixes
+    // and the solutions' step is done (they build in its folder).
     let tooling = ToolingTests(workspace: workspace, progress: progress)
-    let fixes = startFixes(whenACopyIsDone: tooling.start)
+    let startTooling = WhenBoth { tooling.start() }
+    let fixes = startFixes(whenACopyIsDone: startTooling.first)
 
     // 1. Layout.
     write(style.bold("Course layout"))
@@ -118,6 +120,7 @@ public struct Verifier {
       }
     }
 
+    startTooling.second()
     let pointers = solutionRuns.first.map(startExercisedCheck(reports:))
 
     write("")
