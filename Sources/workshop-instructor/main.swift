@@ -6,6 +6,7 @@ import WorkshopInstructor
 // `swift run workshop verify` hands its command here (see
 // `InstructorForwarding`). Ctrl-C or SIGTERM ends every process it started
 // and removes its temporary folder; so does a normal exit.
+InstructorForwarding.finishHandOff()
 Interrupts.install()
 let status = Workshop(instructor: InstructorCommands.run).run(Array(CommandLine.arguments.dropFirst()))
 Interrupts.waitIfStopping()

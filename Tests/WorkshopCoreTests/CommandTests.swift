@@ -187,4 +187,27 @@ struct UsageLineTests {
       (try? String(contentsOf: packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? ""
     #expect(manifest.contains(".executable(name: \"\(InstructorForwarding.product)\""))
   }
+
+  @Test(
+    "SwiftPM's temporary folders from a hand-off are in the build folder, removed by the instructor's runner, which gets the caller's TMPDIR back"
+  )
+  func handOffTemporaryFolder() {
+    let root = URL(fileURLWithPath: "/courses/my workshop")
+    let folder = InstructorForwarding.handOffFolder(root: root, process: 42)
+    #expect(folder.path == "/courses/my workshop/.build/workshop-handoff/42")
+    for caller in ["/var/tmp/mine", nil] {
+      let environment = InstructorForwarding.handOffEnvironment(folder: folder, callerTemporary: caller)
+      #expect(environment["TMPDIR"] == folder.path)
+      let undo = InstructorForwarding.undoHandOff(environment)
+      #expect(undo?.remove == folder.path)
+      #expect(undo?.temporary == caller)
+    }
+    // Not handed off, or handed a folder that is not a hand-off's: nothing is removed.
+    #expect(InstructorForwarding.undoHandOff(["TMPDIR": "/tmp"]) == nil)
+    #expect(
+      InstructorForwarding.undoHandOff([
+        InstructorForwarding.handOffVariable: "/home/me", "TMPDIR": "/home/me",
+      ])
+        == nil)
+  }
 }

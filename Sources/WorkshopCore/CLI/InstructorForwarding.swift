@@ -42,6 +42,16 @@ public enum InstructorForwarding {
     pthread_sigmask(SIG_SETMASK, &none, nil)
     // A Ctrl-C that came just before is the runner's to finish: it stops here.
     Interrupts.waitIfStopping()
+    // SwiftPM leaves empty folders in its TMPDIR on every run: give it one
+    // under the build folder, which the instructor's runner removes first.
+    let folder = handOffFolder(root: root, process: getpid())
+    if (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil {
+      for (name, value) in handOffEnvironment(
+        folder: folder, callerTemporary: getenv("TMPDIR").map { String(cString: $0) })
+      {
+        setenv(name, value, 1)
+      }
+    }
     let line = commandLine(arguments, root: root)
     var argv = line.map { strdup($0) } + [nil]
     execvp(line[0], &argv)
@@ -49,5 +59,45 @@ public enum InstructorForwarding {
     for pointer in argv { free(pointer) }
     console.err("error: cannot start `\(line.prefix(5).joined(separator: " "))`: \(reason)")
     return Workshop.ExitCode.failure
+  }
+
+  // MARK: - The hand-off's temporary folder
+
+  /// Names the hand-off's temporary folder for SwiftPM, to be removed.
+  static let handOffVariable = "WORKSHOP_HANDOFF_TMPDIR"
+  /// The caller's own `TMPDIR`, empty when it had none, to be given back.
+  static let callerTemporaryVariable = "WORKSHOP_CALLER_TMPDIR"
+
+  /// The temporary folder of the hand-off from process `process`.
+  static func handOffFolder(root: URL, process: pid_t) -> URL {
+    root.appendingPathComponent(".build/workshop-handoff/\(process)")
+  }
+
+  /// The variables the hand-off sets: SwiftPM's `TMPDIR` is `folder`, and
+  /// what the instructor's runner needs to undo that.
+  static func handOffEnvironment(folder: URL, callerTemporary: String?) -> [String: String] {
+    ["TMPDIR": folder.path, handOffVariable: folder.path, callerTemporaryVariable: callerTemporary ?? ""]
+  }
+
+  /// What the instructor's runner does first, given its environment: the
+  /// folder to remove (only one the hand-off names), and the `TMPDIR` to
+  /// run with (nil: none). Nil when it was not handed off.
+  static func undoHandOff(_ environment: [String: String]) -> (remove: String, temporary: String?)? {
+    guard let folder = environment[handOffVariable], folder.contains("/.build/workshop-handoff/") else {
+      return nil
+    }
+    let caller = environment[callerTemporaryVariable] ?? ""
+    return (folder, caller.isEmpty ? nil : caller)
+  }
+
+  /// Called first by the instructor's runner: removes the temporary folder
+  /// the hand-off gave SwiftPM, with what SwiftPM left in it, and gives the
+  /// process the caller's `TMPDIR` back.
+  public static func finishHandOff() {
+    guard let undo = undoHandOff(ProcessInfo.processInfo.environment) else { return }
+    try? FileManager.default.removeItem(atPath: undo.remove)
+    if let temporary = undo.temporary { setenv("TMPDIR", temporary, 1) } else { unsetenv("TMPDIR") }
+    unsetenv(handOffVariable)
+    unsetenv(callerTemporaryVariable)
   }
 }
