@@ -55,7 +55,7 @@ public enum Fingerprint {
   private static func of(workspace: Workspace, folders: [String]) -> Inputs {
     var inputs: Inputs = [:]
     let files = FileManager.default
-    for file in ["Package.swift", Curriculum.fileName] {
+    for file in Workspace.buildFiles {
       inputs[file] = hash(workspace.url(file))
     }
     for folder in folders {

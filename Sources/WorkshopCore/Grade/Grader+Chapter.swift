@@ -1,0 +1,164 @@
+import Foundation
+import Synchronization
+
+// Grading one chapter from a build: its run, and, when that run did not
+// finish, each check alone (see ``Grader``).
+extension Grader {
+  /// Every check `build` holds, listed without running any.
+  public func listChecks(_ build: Build) throws -> [ExpectedCheck] {
+    try TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox).listChecks()
+  }
+
+  /// Grades one chapter whose build holds `checks`.
+  public func grade(
+    _ chapter: Curriculum.Chapter, expecting checks: [ExpectedCheck], build: Build
+  ) -> ChapterReport {
+    guard !checks.isEmpty else {
+      return ChapterReport(chapter: chapter)
+    }
+    let runner = TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox)
+    let names = Dictionary(checks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    let whole = runner.run(
+      filter: "^" + NSRegularExpression.escapedPattern(for: chapter.testModule + "."),
+      timeLimit: timeLimit / 2,
+      running: { running, seconds in
+        let shown = running.filter { names[$0] != nil }.prefix(2).map { "“\(names[$0] ?? $0)”" }.joined(
+          separator: ", ")
+        progress?(
+          "\(chapter.number == 0 ? chapter.title : chapter.paddedNumber): \(shown.isEmpty ? "starting its checks" : "still running " + shown) (\(seconds) s)"
+        )
+      })
+    // An issue no check owns, or a race report, is pinned on one check by
+    // running each check alone.
+    if whole.isComplete && whole.summary.unattributedIssues.isEmpty && whole.races.isEmpty {
+      return ChapterReport(
+        chapter: chapter,
+        checks: checks.map {
+          result(of: $0, in: whole.summary, otherwise: "the run never reported this check")
+        })
+    }
+
+    // The run did not finish: no result of it is trusted. Every check runs
+    // alone, in course order, two at a time, each with the same time of its
+    // own (see ``aloneLimit(checks:)``): what a check does alone decides its
+    // result, not how long the others took or how loaded the machine is.
+    var report = ChapterReport(chapter: chapter)
+    if whole.timedOut { report.timeLimit = timeLimit }
+    if let cause = whole.cause { report.crash = cause }
+    let limit = aloneLimit(checks: checks.count)
+    let started = Mutex(0)
+    let results = concurrentMap(checks, width: Self.aloneWidth) { check -> (CheckResult, Outcome) in
+      let number = started.withLock { count in
+        count += 1
+        return count
+      }
+      progress?(
+        "\(chapter.number == 0 ? chapter.title : chapter.paddedNumber): running “\(check.name)” on its own (\(number) of \(checks.count))"
+      )
+      let alone = runner.run(
+        filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: limit)
+      if alone.isComplete {
+        var checked = result(of: check, in: alone.summary, otherwise: "the run never reported this check")
+        // Alone, an issue recorded outside any check is this check's, and
+        // so is every race ThreadSanitizer reported.
+        if !alone.summary.unattributedIssues.isEmpty, checked.status == .passed || checked.status == .failed {
+          checked.status = .failed
+          checked.issues += alone.summary.unattributedIssues.map {
+            "Recorded outside the check (on another thread or queue, or after it ended):\n" + $0
+          }
+        }
+        if !alone.races.isEmpty, checked.status == .passed || checked.status == .failed {
+          checked.status = .failed
+          let folders = [workspace.codeFolder(chapter, variant)]
+          checked.issues += Self.distinct(alone.races).map {
+            $0.explanation(codeFolders: folders, workspace: workspace)
+          }
+        }
+        return (checked, .complete)
+      }
+      if alone.timedOut {
+        return (
+          CheckResult(
+            id: check.id, name: check.name, status: .interrupted,
+            issues: [
+              "Did not finish: run on its own, it was stopped after \(Self.seconds(limit))."
+                + " Something blocks forever or spins: a lock or semaphore held across an await, or an endless loop?"
+            ]),
+          .timedOut
+        )
+      }
+      let cause = alone.cause ?? "the process ended before this check finished"
+      return (
+        CheckResult(
+          id: check.id, name: check.name, status: .interrupted,
+          issues: ["The check's process ended: " + cause]),
+        .ended(cause)
+      )
+    }
+    let byID = Dictionary(uniqueKeysWithValues: results.map { ($0.0.id, $0) })
+    report.checks = checks.compactMap { byID[$0.id]?.0 }
+    // The chapter's state follows what the checks did alone.
+    report.timeLimit = results.contains { $0.1 == .timedOut } ? limit : nil
+    report.crash = results.compactMap { if case .ended(let cause) = $0.1 { cause } else { nil } }.first
+    return report
+  }
+
+  /// How many checks of a chapter whose run did not finish run alone at once.
+  static let aloneWidth = 2
+
+  /// The time each check of a chapter with `checks` checks gets when it runs
+  /// alone: the half of the chapter's limit the whole run did not use,
+  /// shared as if every check hung, and never under 5 s (five times the
+  /// kit's bound for an event that never comes), so that a check that
+  /// finishes, however loaded the machine, always finishes in time. It
+  /// depends on the chapter alone, so a hanging chapter grades the same
+  /// every time; its grading takes at most `timeLimit / 2` more, or 5 s per
+  /// pair of checks when that is more.
+  func aloneLimit(checks: Int) -> Double {
+    let rounds = Double((max(checks, 1) + Self.aloneWidth - 1) / Self.aloneWidth)
+    return max(5, (timeLimit / 2) / rounds)
+  }
+
+  /// `3 s`, `2.5 s`.
+  static func seconds(_ value: Double) -> String {
+    value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+  }
+
+  /// Reports of different races: the same pair of places once.
+  static func distinct(_ races: [RaceReport]) -> [RaceReport] {
+    var seen = Set<String>()
+    return races.filter { race in
+      let key = race.kind + race.accesses.map { "\($0.verb)@\($0.frames.first?.function ?? "")" }.joined()
+      return seen.insert(key).inserted
+    }.prefix(3).map { $0 }
+  }
+
+  /// How a check's run alone went.
+  fileprivate enum Outcome: Equatable {
+    case complete, timedOut
+    case ended(String)
+  }
+
+  /// A check's result from a finished run.
+  fileprivate func result(of check: ExpectedCheck, in summary: EventStream.Summary, otherwise: String)
+    -> CheckResult
+  {
+    if summary.cancelled.contains(check.id) {
+      return CheckResult(
+        id: check.id, name: check.name, status: .interrupted,
+        issues: ["The check was cancelled from inside (Test.cancel()), so it never finished."])
+    }
+    if summary.skipped.contains(check.id) {
+      return CheckResult(
+        id: check.id, name: check.name, status: .skipped,
+        issues: summary.skipReasons[check.id].map { [$0] } ?? [])
+    }
+    guard summary.started.contains(check.id), summary.ended.contains(check.id) else {
+      return CheckResult(id: check.id, name: check.name, status: .interrupted, issues: [otherwise])
+    }
+    let issues = summary.issues[check.id] ?? []
+    return CheckResult(
+      id: check.id, name: check.name, status: issues.isEmpty ? .passed : .failed, issues: issues,
+      seconds: summary.durations[check.id])
+  }
+}
