@@ -93,11 +93,13 @@ struct LearnerLoopTests {
       #expect(try String(contentsOf: plan, encoding: .utf8).contains("TestEntryPointAnchor"))
     #endif
 
-    // An anchor folder left empty (Git keeps no empty folder, but a learner
-    // may delete the file) declares no target: SwiftPM would find no entry
+    // An anchor folder without its Swift file (a learner may delete it)
+    // declares no target: SwiftPM would find no entry
     // point, so the build keeps its index.
     let anchorFile = workspace.url(Workspace.testEntryPointFolder + "/Anchor/Anchor.swift")
     try files.removeItem(at: anchorFile)
+    // What Finder leaves in a folder it showed is no Swift file either.
+    try Data().write(to: anchorFile.deletingLastPathComponent().appendingPathComponent(".DS_Store"))
     #if os(Linux)
       #expect(
         !Builder(workspace: workspace, variant: .chapters, environment: [:]).swiftBuildArguments.contains(

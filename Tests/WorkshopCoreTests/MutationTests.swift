@@ -106,7 +106,8 @@ struct VerifyOrderTests {
   @Test("A fix's reason that ends with a colon shows the line that follows it")
   func headline() {
     #expect(
-      Verifier.headline(of: "the build failed outside any chapter (chapters):\nerror: two entry points\nmore")
+      Verifier.headline(
+        of: "the build failed outside any chapter (chapters):\n  error: two entry points\nmore")
         == "the build failed outside any chapter (chapters): error: two entry points")
     #expect(Verifier.headline(of: "does not compile\nX.swift:1: error") == "does not compile")
   }
