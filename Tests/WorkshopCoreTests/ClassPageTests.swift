@@ -137,8 +137,12 @@ struct ClassPageTests {
       pages.append(url.path)
       Attachment.record(Data(page.utf8), named: "class-\(size).html")
     }
+    // Its own folder of kept passes: the browser opens every page here.
+    var environment = ProcessInfo.processInfo.environment
+    environment["BROWSER_CHECKS_FOLDER"] = folder.appendingPathComponent("kept").path
     let checked = try Subprocess.run(
-      repository.appendingPathComponent("scripts/check-class-page.sh").path, pages, timeout: 300)
+      repository.appendingPathComponent("scripts/check-class-page.sh").path, pages, environment: environment,
+      timeout: 300)
     #expect(checked.succeeded, "\(checked.standardOutput)\(checked.standardError)")
     for size in [5, 30, 300] {
       #expect(
@@ -146,5 +150,102 @@ struct ClassPageTests {
           "class-\(size)/class.html: \(cells[size] ?? 0) cells drawn, nothing overlaps"),
         "\(checked.standardOutput)")
     }
+  }
+}
+
+@Suite("Browser checks keep the pages they passed")
+struct KeptBrowserChecksTests {
+  /// A stand-in for Chromium that logs each page it opens and measures
+  /// what `verdict` holds: no problem, or one.
+  struct Browser {
+    let folder: URL
+    var executable: URL { folder.appendingPathComponent("chromium") }
+    var opened: [String] {
+      ((try? String(contentsOf: folder.appendingPathComponent("opened"), encoding: .utf8)) ?? "")
+        .split(separator: "\n").map(String.init)
+    }
+
+    init(in folder: URL) throws {
+      self.folder = folder
+      try write(version: "Chromium 1.0", problem: nil)
+    }
+
+    /// Rewrites the stand-in: its version line, and the problem it finds in every page.
+    func write(version: String, problem: String?) throws {
+      let found = problem.map { "&quot;\($0)&quot;" } ?? ""
+      let script = """
+        #!/bin/sh
+        if [ "$1" = --version ]; then echo '\(version)'; exit 0; fi
+        for last; do :; done
+        basename "$last" >> '\(folder.path)/opened'
+        echo '<body data-measured="{&quot;found&quot;:[\(found)],&quot;cells&quot;:6}"></body>'
+        """
+      try Data(script.utf8).write(to: executable)
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+    }
+  }
+
+  /// Runs the class page's check with `browser` on `pages`, keeping passes in `kept`.
+  func check(_ pages: [URL], browser: Browser, kept: URL) throws -> ProcessOutcome {
+    var environment = ProcessInfo.processInfo.environment
+    environment["BROWSER_CHECKS_FOLDER"] = kept.path
+    return try Subprocess.run(
+      "node",
+      [repository.appendingPathComponent("scripts/slides/classpage.cjs").path, browser.executable.path]
+        + pages.map(\.path), environment: environment, timeout: 60)
+  }
+
+  @Test(
+    "A page passed before is not opened again; an edited page, another browser, or a failing page is",
+    .enabled(
+      if: MissingTool.has("node") && MissingTool.has("fc-list"),
+      "Node.js or fontconfig's fc-list: not installed here (scripts/install-tools.sh installs both)")
+  )
+  func keptPasses() throws {
+    let folder = try TemporaryFolder.shared.makeFolder("kept-browser-checks")
+    let browser = try Browser(in: folder)
+    let kept = folder.appendingPathComponent("kept")
+    let page = folder.appendingPathComponent("a/class.html")
+    try FileManager.default.createDirectory(
+      at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data("<html><body><p>one</p></body></html>".utf8).write(to: page)
+
+    let first = try check([page], browser: browser, kept: kept)
+    #expect(first.succeeded, "\(first.standardOutput)\(first.standardError)")
+    #expect(browser.opened.count == 1)
+    let again = try check([page], browser: browser, kept: kept)
+    #expect(again.succeeded)
+    #expect(browser.opened.count == 1, "a page that passed was opened again")
+    #expect(
+      again.standardOutput.contains(
+        "6 cells drawn, nothing overlaps, nothing fetched (unchanged since it last passed)"))
+
+    try Data("<html><body><p>two</p></body></html>".utf8).write(to: page)
+    _ = try check([page], browser: browser, kept: kept)
+    #expect(browser.opened.count == 2, "an edited page was not opened")
+
+    try browser.write(version: "Chromium 2.0", problem: nil)
+    _ = try check([page], browser: browser, kept: kept)
+    #expect(browser.opened.count == 3, "a page was not opened again in another browser")
+
+    try browser.write(version: "Chromium 3.0", problem: "two texts overlap")
+    for _ in 0..<2 {
+      let failing = try check([page], browser: browser, kept: kept)
+      #expect(!failing.succeeded && failing.standardOutput.contains("two texts overlap"))
+    }
+    #expect(browser.opened.count == 5, "a failing page was kept")
+
+    var fresh = ProcessInfo.processInfo.environment
+    fresh["BROWSER_CHECKS_FOLDER"] = kept.path
+    fresh["BROWSER_CHECKS_FRESH"] = "1"
+    try browser.write(version: "Chromium 2.0", problem: nil)
+    _ = try Subprocess.run(
+      "node",
+      [
+        repository.appendingPathComponent("scripts/slides/classpage.cjs").path, browser.executable.path,
+        page.path,
+      ],
+      environment: fresh, timeout: 60)
+    #expect(browser.opened.count == 6, "BROWSER_CHECKS_FRESH=1 kept a page")
   }
 }

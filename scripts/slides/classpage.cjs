@@ -76,12 +76,16 @@ function check(chromium, pages) {
   const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--hide-scrollbars',
     '--window-size=1280,800'];
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'classpage-'));
+  // A page that passed before, with this page, browser and fonts, is not opened again.
+  const kept = require('./kept.cjs')(chromium, __filename);
   try {
     for (const page of pages) {
       const name = path.basename(path.dirname(page)) + '/' + path.basename(page);
       const text = fs.readFileSync(page, 'utf8');
       const fetches = text.match(/<(script|link|img|iframe)\b[^>]*\b(src|href)=|url\(|@import|href="(https?:)?\/\//i);
       if (fetches) { console.log(`${name}: the page would fetch something (${fetches[0]})`); failed++; continue; }
+      const before = kept.passed(text);
+      if (before) { console.log(`${name}: ${before} (unchanged since it last passed)`); continue; }
       const probed = path.join(folder, 'page.html');
       fs.writeFileSync(probed, text.replace('</body>', probe + '</body>'));
       const dom = execFileSync(chromium, [...flags, '--virtual-time-budget=10000', '--dump-dom', probed], {
@@ -94,7 +98,9 @@ function check(chromium, pages) {
         failed++;
         for (const problem of result.found.slice(0, 20)) console.log(`${name}: ${problem}`);
       } else {
-        console.log(`${name}: ${result.cells} cells drawn, nothing overlaps, nothing fetched`);
+        const line = `${result.cells} cells drawn, nothing overlaps, nothing fetched`;
+        console.log(`${name}: ${line}`);
+        kept.pass(text, line);
       }
     }
   } finally {

@@ -210,10 +210,15 @@ function check(chromium, outDir, pages) {
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--hide-scrollbars',
     '--window-size=1280,720', '--run-all-compositor-stages-before-draw',
   ];
+  // A deck that passed before, with this page, browser and fonts, is not opened again.
+  const kept = require('./kept.cjs')(chromium, __filename);
   for (const page of pages) {
     const name = path.basename(page, '.html');
+    const html = fs.readFileSync(page, 'utf8');
+    const before = kept.passed(html);
+    if (before) { console.log(`${before} (unchanged since it last passed)`); continue; }
     const probe = path.join(outDir, `${name}.probe.html`);
-    fs.writeFileSync(probe, fs.readFileSync(page, 'utf8').replace('</body>', measure + '</body>'));
+    fs.writeFileSync(probe, html.replace('</body>', measure + '</body>'));
     const dom = execFileSync(chromium, [...flags, '--virtual-time-budget=120000', '--dump-dom', probe], {
       encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20,
     });
@@ -221,7 +226,11 @@ function check(chromium, outDir, pages) {
     const match = dom.match(/data-overflow="([^"]*)"/);
     if (!match) { console.log(`${name}: the browser did not measure it`); failed++; continue; }
     const found = JSON.parse(match[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
-    if (!found.length) { console.log(`${name}: every slide fits`); continue; }
+    if (!found.length) {
+      console.log(`${name}: every slide fits`);
+      kept.pass(html, `${name}: every slide fits`);
+      continue;
+    }
     for (const { slide, problems } of found) {
       failed++;
       // The slide alone, at the frame's size, for the screenshot.

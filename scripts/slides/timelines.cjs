@@ -74,11 +74,16 @@ function check(chromium, pages) {
   const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--hide-scrollbars',
     '--window-size=1280,720'];
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'timelines-'));
+  // A page that passed before, with this page, browser and fonts, is not opened again.
+  const kept = require('./kept.cjs')(chromium, __filename);
   try {
     for (const page of pages) {
       const name = path.basename(page);
+      const html = fs.readFileSync(page, 'utf8');
+      const before = kept.passed(html);
+      if (before) { console.log(`${before} (unchanged since it last passed)`); continue; }
       const probed = path.join(folder, name);
-      fs.writeFileSync(probed, fs.readFileSync(page, 'utf8').replace('</body>', probe + '</body>'));
+      fs.writeFileSync(probed, html.replace('</body>', probe + '</body>'));
       const dom = execFileSync(chromium, [...flags, '--virtual-time-budget=10000', '--dump-dom', probed], {
         encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20,
       });
@@ -92,7 +97,9 @@ function check(chromium, pages) {
         failed++;
         for (const problem of result.found) console.log(`${name}, timeline ${problem}`);
       } else {
-        console.log(`${name}: ${result.pictures} timeline${result.pictures === 1 ? "" : "s"} drawn, nothing overlaps`);
+        const line = `${name}: ${result.pictures} timeline${result.pictures === 1 ? "" : "s"} drawn, nothing overlaps`;
+        console.log(line);
+        kept.pass(html, line);
       }
     }
   } finally {
