@@ -82,4 +82,26 @@ struct KeptAnswersTests {
     #expect(store.jobs(for: command) == nil)
     #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder.path) == [files[0]])
   }
+
+  @Test(
+    "A link's library list that the linker's command already holds is not extracted again; one a command reads is"
+  )
+  func unreadAutolinks() {
+    let list = "/b/debug/Kit.build/Tests.autolink"
+    let extract = ["/t/swift-autolink-extract", "/b/debug/Kit.build/A.swift.o", "-o", list]
+    // As `clang -###` answers: the list read, its libraries in the linker's command.
+    let linker = [
+      "/t/ld.lld", "/b/debug/Kit.build/A.swift.o", "-lswiftCore", "-lTesting", "-o", "/b/debug/Tests.xctest",
+    ]
+    #expect(ChapterRebuild.withoutUnreadAutolinks([extract, linker]) == [linker])
+    // As the driver plans it: clang reads the list when it runs.
+    let clang = ["/t/clang", "/b/debug/Kit.build/A.swift.o", "@" + list, "-o", "/b/debug/Tests.xctest"]
+    #expect(ChapterRebuild.withoutUnreadAutolinks([extract, clang]) == [extract, clang])
+    // A list another job names as it is, too.
+    let reader = ["/t/tool", list]
+    #expect(ChapterRebuild.withoutUnreadAutolinks([extract, reader]) == [extract, reader])
+    // Other tools' jobs stay, outputs read or not.
+    let compile = ["/t/swift-frontend", "-c", "A.swift", "-o", "A.o"]
+    #expect(ChapterRebuild.withoutUnreadAutolinks([compile, linker]) == [compile, linker])
+  }
 }

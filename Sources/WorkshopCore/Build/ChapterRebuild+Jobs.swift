@@ -34,7 +34,8 @@ extension ChapterRebuild {
   /// The jobs the driver would run for `arguments`: kept from an earlier
   /// run, or asked now and kept.
   private func jobs(for arguments: [String]) -> [[String]]? {
-    if let kept = driverJobs.jobs(for: arguments) { return kept }
+    // Kept by an earlier runner too, which ran every job it was given.
+    if let kept = driverJobs.jobs(for: arguments) { return Self.withoutUnreadAutolinks(kept) }
     guard let asked = expand(arguments) else { return nil }
     driverJobs.keep(asked, for: arguments)
     return asked
@@ -74,7 +75,27 @@ extension ChapterRebuild {
         expanded.append(job)
       }
     }
-    return expanded
+    return Self.withoutUnreadAutolinks(expanded)
+  }
+
+  /// `jobs` without each `swift-autolink-extract` whose output no other job
+  /// names. The driver's link writes the libraries the objects ask for to
+  /// a list that `clang` reads (`@….autolink`); asked for its own jobs,
+  /// `clang` has read it already, and the linker's command names those
+  /// libraries itself. Extracting them again, a process and a sandbox per
+  /// link, would write a file nobody reads. (When the objects come to ask
+  /// for a library the command lacks, the link fails, the kept jobs are
+  /// dropped and the driver links and writes the list again.)
+  static func withoutUnreadAutolinks(_ jobs: [[String]]) -> [[String]] {
+    jobs.filter { job in
+      guard URL(fileURLWithPath: job[0]).lastPathComponent == "swift-autolink-extract",
+        let flag = job.firstIndex(of: "-o"), flag + 1 < job.count
+      else { return true }
+      let output = job[flag + 1]
+      return jobs.contains { other in
+        other != job && other.contains { $0 == output || $0 == "@" + output }
+      }
+    }
   }
 
   func run(_ arguments: [String]) throws -> ProcessOutcome {
