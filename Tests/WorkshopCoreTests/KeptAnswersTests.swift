@@ -104,4 +104,28 @@ struct KeptAnswersTests {
     let compile = ["/t/swift-frontend", "-c", "A.swift", "-o", "A.o"]
     #expect(ChapterRebuild.withoutUnreadAutolinks([compile, linker]) == [compile, linker])
   }
+
+  @Test("Jobs kept by an earlier runner, which extracted a library list nobody reads, no longer extract it")
+  func keptJobsWithoutUnreadAutolinks() throws {
+    let folder = try TemporaryFolder.shared.makeFolder("kept-link")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let workspace = Workspace(root: folder, curriculum: Curriculum(title: "T", chapters: []))
+    let rebuild = ChapterRebuild(workspace: workspace, variant: .chapters, environment: [:])
+    // Stand-ins for the tools: each says in the log that it ran.
+    let log = folder.appendingPathComponent("ran")
+    var tools: [String: String] = [:]
+    for name in ["swift-autolink-extract", "ld.lld"] {
+      let tool = folder.appendingPathComponent(name)
+      try Data("#!/bin/sh\necho \(name) >> '\(log.path)'\n".utf8).write(to: tool)
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool.path)
+      tools[name] = tool.path
+    }
+    let list = folder.appendingPathComponent("Tests.autolink").path
+    let command = ["/bin/true", "-emit-executable", "-o", folder.appendingPathComponent("Tests.xctest").path]
+    rebuild.driverJobs.keep(
+      [[tools["swift-autolink-extract"]!, "A.o", "-o", list], [tools["ld.lld"]!, "A.o", "-lswiftCore"]],
+      for: command)
+    #expect(try rebuild.link(command))
+    #expect(try String(contentsOf: log, encoding: .utf8) == "ld.lld\n")
+  }
 }
