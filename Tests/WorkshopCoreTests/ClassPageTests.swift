@@ -153,7 +153,9 @@ struct ClassPageTests {
   }
 }
 
-@Suite("Browser checks keep the pages they passed")
+@Suite(
+  "Browser checks keep the pages they passed",
+  .enabled(if: MissingTool.has("node"), "Node.js: not installed here (scripts/install-tools.sh installs it)"))
 struct KeptBrowserChecksTests {
   /// A stand-in for Chromium that logs each page it opens and measures
   /// what `verdict` holds: no problem, or one.
@@ -223,11 +225,7 @@ struct KeptBrowserChecksTests {
       environment: browser.environment(kept: kept, fresh: fresh), timeout: 60)
   }
 
-  @Test(
-    "A page passed before is not opened again; an edited page, another browser, or a failing page is",
-    .enabled(
-      if: MissingTool.has("node"), "Node.js: not installed here (scripts/install-tools.sh installs it)")
-  )
+  @Test("A page passed before is not opened again; an edited page, another browser, or a failing page is")
   func keptPasses() throws {
     let folder = try TemporaryFolder.shared.makeFolder("kept-browser-checks")
     let browser = try Browser(in: folder)
@@ -279,9 +277,7 @@ struct KeptBrowserChecksTests {
   }
 
   @Test(
-    "Marp's random names for scoped styles do not make a deck new; a deck whose styles are scoped differently is",
-    .enabled(
-      if: MissingTool.has("node"), "Node.js: not installed here (scripts/install-tools.sh installs it)")
+    "Marp's random names for scoped styles do not make a deck new; a deck whose styles are scoped differently is"
   )
   func scopeNames() throws {
     let folder = try TemporaryFolder.shared.makeFolder("kept-scopes")
