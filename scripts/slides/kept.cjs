@@ -6,8 +6,8 @@
 // time, and so is every page on a fresh clone.
 //
 //   const kept = require('./kept.cjs')(chromium, __filename);
-//   const line = kept.passed(html);        // the line it printed, or null
-//   ...open the page...; kept.pass(html, line);
+//   const verdict = kept.passed(html);     // what it said of the page, or null
+//   ...open the page...; kept.pass(html, verdict);  // without the page's name
 //
 // The results live in .build/browser-checks/, or BROWSER_CHECKS_FOLDER (one
 // small file per page result, named by the SHA-256 of everything above).
@@ -37,11 +37,12 @@ module.exports = function kept(chromium, probeSource) {
   const context = usable
     ? crypto.createHash('sha256').update(fs.readFileSync(probeSource)).update('\0' + browser + '\0' + fonts).digest('hex')
     : '';
-  // Marp names each scoped style with a random word, new at every render:
-  // the names are numbered in their order instead, the same every time.
+  // Marp names each scoped style with a random word of 8 letters and
+  // digits, new at every render: the names are numbered in their order
+  // instead, the same every time.
   const canonical = (html) => {
     const names = new Map();
-    return html.replace(/data-marpit-scope-[\w-]+/g, (name) => {
+    return html.replace(/data-marpit-scope-[A-Za-z0-9]{8}(?![A-Za-z0-9])/g, (name) => {
       if (!names.has(name)) names.set(name, `data-marpit-scope-${names.size + 1}`);
       return names.get(name);
     });
@@ -49,8 +50,8 @@ module.exports = function kept(chromium, probeSource) {
   const key = (html) =>
     crypto.createHash('sha256').update(context).update('\0').update(canonical(html)).digest('hex');
   return {
-    /// The line printed when `html` last passed with this probe, browser
-    /// and fonts; null when it must be opened.
+    /// What was said of `html` when it last passed with this probe,
+    /// browser and fonts; null when it must be opened.
     passed(html) {
       if (!usable) return null;
       try {
@@ -59,12 +60,12 @@ module.exports = function kept(chromium, probeSource) {
         return null;
       }
     },
-    /// Keeps that `html` passed, printing `line`.
-    pass(html, line) {
+    /// Keeps that `html` passed, with what was said of it (`verdict`).
+    pass(html, verdict) {
       if (!usable) return;
       fs.mkdirSync(folder, { recursive: true });
       const file = path.join(folder, key(html));
-      fs.writeFileSync(file + '.tmp', line);
+      fs.writeFileSync(file + '.tmp', verdict);
       fs.renameSync(file + '.tmp', file);
     },
   };

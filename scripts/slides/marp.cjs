@@ -216,7 +216,7 @@ function check(chromium, outDir, pages) {
     const name = path.basename(page, '.html');
     const html = fs.readFileSync(page, 'utf8');
     const before = kept.passed(html);
-    if (before) { console.log(`${before} (unchanged since it last passed)`); continue; }
+    if (before) { console.log(`${name}: ${before} (unchanged since it last passed)`); continue; }
     const probe = path.join(outDir, `${name}.probe.html`);
     fs.writeFileSync(probe, html.replace('</body>', measure + '</body>'));
     const dom = execFileSync(chromium, [...flags, '--virtual-time-budget=120000', '--dump-dom', probe], {
@@ -228,7 +228,7 @@ function check(chromium, outDir, pages) {
     const found = JSON.parse(match[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
     if (!found.length) {
       console.log(`${name}: every slide fits`);
-      kept.pass(html, `${name}: every slide fits`);
+      kept.pass(html, 'every slide fits');
       continue;
     }
     for (const { slide, problems } of found) {

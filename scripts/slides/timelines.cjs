@@ -81,7 +81,7 @@ function check(chromium, pages) {
       const name = path.basename(page);
       const html = fs.readFileSync(page, 'utf8');
       const before = kept.passed(html);
-      if (before) { console.log(`${before} (unchanged since it last passed)`); continue; }
+      if (before) { console.log(`${name}: ${before} (unchanged since it last passed)`); continue; }
       const probed = path.join(folder, name);
       fs.writeFileSync(probed, html.replace('</body>', probe + '</body>'));
       const dom = execFileSync(chromium, [...flags, '--virtual-time-budget=10000', '--dump-dom', probed], {
@@ -97,8 +97,8 @@ function check(chromium, pages) {
         failed++;
         for (const problem of result.found) console.log(`${name}, timeline ${problem}`);
       } else {
-        const line = `${name}: ${result.pictures} timeline${result.pictures === 1 ? "" : "s"} drawn, nothing overlaps`;
-        console.log(line);
+        const line = `${result.pictures} timeline${result.pictures === 1 ? "" : "s"} drawn, nothing overlaps`;
+        console.log(`${name}: ${line}`);
         kept.pass(html, line);
       }
     }
