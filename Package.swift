@@ -2,8 +2,11 @@
 //
 // The Swift Concurrency Workshop.
 //
-// Chapters are not listed here: they come from `curriculum.json`, the single
-// source of truth for the course. Each chapter `NN-Name` becomes
+// The chapters are listed below as `curriculum.json`, the course's single
+// source of truth, lists them: `swift run workshop-instructor dev package`
+// writes the list, and `swift run workshop verify` fails while the two
+// disagree. Nothing rewrites this file while you work. Each chapter `NN-Name`
+// becomes
 //   - a library target `Name` built from `Chapters/NN-Name` (or from
 //     `Solutions/NN-Name` when `WORKSHOP_SOLUTIONS=1`), and
 //   - a test target `NameTests` built from `Tests/NN-NameTests`.
@@ -21,11 +24,6 @@
 // build and grade whole fixture workshops for minutes: `workshop verify` runs
 // them, while `swift test` and Xcode's Product ▸ Test (⌘U) run the chapters
 // and the test kit's tests only.
-//
-// SwiftPM caches this manifest by its text, not by the files it reads, so the
-// line below changes whenever curriculum.json does. `swift run workshop`
-// updates it for you; `workshop verify` fails while it is stale.
-// curriculum-digest: d1c77171c0093618
 
 import Foundation
 import PackageDescription
@@ -42,22 +40,24 @@ struct Chapter {
   var folder: String { String(format: "%02d-%@", number, name) }
 }
 
-func loadChapters() -> [Chapter] {
-  let url = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("curriculum.json")
-  guard
-    let data = try? Data(contentsOf: url),
-    let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-    let entries = root["chapters"] as? [[String: Any]]
-  else {
-    fatalError("curriculum.json is missing or is not valid JSON; run `swift run workshop doctor`.")
-  }
-  return entries.compactMap { entry in
-    guard let number = entry["number"] as? Int, let name = entry["name"] as? String else { return nil }
-    return Chapter(
-      number: number, name: name, component: entry["component"] as? String,
-      xcodeAppDefaults: entry["xcodeAppDefaults"] as? Bool ?? false)
-  }
-}
+// BEGIN chapters, from curriculum.json by `workshop-instructor dev package`
+let courseChapters: [Chapter] = [
+  Chapter(number: 1, name: "TaskTree"),
+  Chapter(number: 2, name: "TaskGroups"),
+  Chapter(number: 3, name: "CooperativeCancellation"),
+  Chapter(number: 4, name: "DebouncedSearch"),
+  Chapter(number: 5, name: "TaskOwnership"),
+  Chapter(number: 6, name: "Continuations"),
+  Chapter(number: 7, name: "CancellableBridges"),
+  Chapter(number: 8, name: "ActorReentrancy"),
+  Chapter(number: 9, name: "SingleFlight"),
+  Chapter(number: 10, name: "IdempotentSubmission"),
+  Chapter(number: 11, name: "AsyncStreams"),
+  Chapter(number: 12, name: "DataRaces"),
+  Chapter(number: 13, name: "TestingConcurrency", component: "SignupForm"),
+  Chapter(number: 14, name: "WhereCodeRuns", xcodeAppDefaults: true),
+]
+// END chapters
 
 let environment = Context.environment
 let useSolutions = environment["WORKSHOP_SOLUTIONS"].map { !$0.isEmpty && $0 != "0" } ?? false
@@ -71,7 +71,7 @@ let testEntryPoint = environment["WORKSHOP_TEST_ENTRY_POINT"] == "1"
 // A chapter whose folder is gone (deleted by mistake) is left out, so that the
 // others still build and the runner can say how to restore it
 // (`swift run workshop reset NN`).
-let chapters = loadChapters().filter { chapter in
+let chapters = courseChapters.filter { chapter in
   let root = (useSolutions ? "Solutions/" : "Chapters/") + chapter.folder
   return !skipped.contains(chapter.number)
     && FileManager.default.fileExists(atPath: Context.packageDirectory + "/" + root)

@@ -98,13 +98,14 @@ public enum SeparateThreads {
     _ first: @escaping @Sendable () -> Void, then second: @escaping @Sendable () -> Void
   ) async {
     let done = Atomic(false)
+    let bound = hangBound  // Read in the task: the threads see none of its task-local values.
     await run([
       {
         first()
         done.store(true, ordering: .relaxed)
       },
       {
-        let deadline = ContinuousClock.now + hangBound
+        let deadline = ContinuousClock.now + bound
         while !done.load(ordering: .relaxed) && ContinuousClock.now < deadline { sched_yield() }
         second()
       },

@@ -37,10 +37,16 @@ final class StartingLine: Sendable {
 
   init(parties: Int) {
     self.parties = parties
-    release = Self.releases.add(1, ordering: .relaxed).oldValue
+    release = Self.sweepPosition ?? Self.releases.add(1, ordering: .relaxed).oldValue
   }
 
   private static let releases = Atomic(0)
+
+  /// Set while an overlap check plays one of its rounds and then the kit's
+  /// own proof: both release their threads at the same step of the sweep,
+  /// so wherever on the sweep two threads can meet, the learner's round
+  /// was there whenever the kit's proof was.
+  @TaskLocal static var sweepPosition: Int?
 
   /// Waits for the others, and returns at this thread's moment to go.
   /// The caller has pinned the thread to its core

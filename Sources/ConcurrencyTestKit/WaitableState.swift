@@ -1,19 +1,6 @@
 import Foundation
 import Synchronization
 
-/// How long any wait of the kit lasts before it gives up and fails the check:
-/// 1 second, or `WORKSHOP_HANG_BOUND` seconds when that is set (for a machine
-/// far slower than a laptop).
-///
-/// Correct code never needs anywhere near this long: every step a check waits
-/// for is a handful of scheduler hops. The bound only matters when the code
-/// under test is wrong (a continuation nobody resumes, a call that never comes).
-public let hangBound: Duration = {
-  let text = ProcessInfo.processInfo.environment["WORKSHOP_HANG_BOUND"] ?? ""
-  guard let seconds = Double(text), seconds > 0 else { return .seconds(1) }
-  return .milliseconds(Int(seconds * 1000))
-}()
-
 /// The error a kit wait throws when its real-time bound runs out.
 struct WaitTimedOut: Error {}
 

@@ -85,32 +85,37 @@ struct CurriculumTests {
     }
   }
 
-  @Test("The digest changes with the manifest's bytes and is 16 hex digits")
-  func digest() {
-    let a = curriculumDigest(Data("{}".utf8))
-    let b = curriculumDigest(Data("{ }".utf8))
-    #expect(a != b)
-    #expect(a.count == 16 && b.count == 16)
-    #expect(a == curriculumDigest(Data("{}".utf8)))
+  @Test("Package.swift's chapter list is written from curriculum.json, and nothing else in it changes")
+  func packageManifest() throws {
+    var curriculum = sample
+    let manifest = PackageManifest(
+      text: "// swift-tools-version: 6.2\nlet x = 1\n\(PackageManifest.begin)\nlet old = 0\n"
+        + "\(PackageManifest.end)\nlet y = 2\n")
+    #expect(!manifest.isCurrent(for: curriculum))
+    let written = try manifest.updated(for: curriculum)
+    #expect(written.isCurrent(for: curriculum))
+    #expect(written.text.hasPrefix("// swift-tools-version: 6.2\nlet x = 1\n\(PackageManifest.begin)\n"))
+    #expect(written.text.hasSuffix("\n\(PackageManifest.end)\nlet y = 2\n"))
+    #expect(try written.updated(for: curriculum) == written, "Writing it again changes nothing")
+    #expect(
+      written.listedChapters == ["let courseChapters: [Chapter] = ["]
+        + curriculum.chapters.map { "  Chapter(number: \($0.number), name: \"\($0.name)\")," } + ["]"])
+
+    curriculum.chapters[0].component = "SignupForm"
+    curriculum.chapters[0].xcodeAppDefaults = true
+    #expect(!written.isCurrent(for: curriculum), "A chapter's build settings are part of the list")
+    let line = try #require(try written.updated(for: curriculum).listedChapters?[1])
+    #expect(line.hasSuffix(", component: \"SignupForm\", xcodeAppDefaults: true),"))
+
+    #expect(throws: CurriculumError.self) { try PackageManifest(text: "let x = 1\n").updated(for: sample) }
+    #expect(PackageManifest(text: "let x = 1\n").listedChapters == nil)
   }
 
-  @Test("A stale digest line in Package.swift is rewritten, and only that line")
-  func syncDigest() throws {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("digest-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: root) }
-    try JSONEncoder().encode(sample).write(to: root.appendingPathComponent("curriculum.json"))
-    let package = "// swift-tools-version: 6.2\n// curriculum-digest: 0000000000000000\nlet x = 1\n"
-    try package.write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-
-    let workspace = try Workspace.locate(from: root.appendingPathComponent("Chapters/nested"))
-    #expect(workspace.root.standardizedFileURL.path == root.standardizedFileURL.path)
-    #expect(try workspace.syncDigest() == true)
-    #expect(try workspace.recordedDigest() == workspace.expectedDigest())
-    #expect(try workspace.syncDigest() == false)
-    let text = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
-    #expect(text.hasPrefix("// swift-tools-version: 6.2\n// curriculum-digest: "))
-    #expect(text.hasSuffix("\nlet x = 1\n"))
+  @Test("The course's own Package.swift lists the chapters as its curriculum.json does")
+  func courseManifestIsCurrent() throws {
+    let workspace = try Workspace.locate(from: courseRoot)
+    let manifest = try PackageManifest(contentsOf: workspace.url(PackageManifest.fileName))
+    #expect(manifest.isCurrent(for: workspace.curriculum), "run 'swift run workshop-instructor dev package'")
   }
 
   @Test("Outside a workshop, locating one fails with a clear message")

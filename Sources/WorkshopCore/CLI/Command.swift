@@ -18,6 +18,8 @@ public enum Command: Equatable, Sendable {
   case verify(repeatCount: Int, fixesOf: String?, Options)
   /// Grade a class's submissions against the pristine checks.
   case grade(submissions: [String], ClassOptions)
+  /// A maintainer's task: `package` writes Package.swift's chapter list.
+  case dev(task: String)
   /// List the chapters.
   case list
   /// Show help, for the tool or one subcommand.
@@ -66,6 +68,9 @@ public enum Command: Equatable, Sendable {
       self.timeLimit = timeLimit
     }
   }
+
+  /// The tasks `dev` knows.
+  public static let devTasks = ["package"]
 
   /// The subcommands, in the order help lists them.
   public static var subcommands: [String] { CommandLineSpec.subcommands.map(\.name) }
@@ -246,6 +251,16 @@ public enum CommandLineSpec {
         workshop-instructor, which SwiftPM builds on first use.
         """,
       options: [reportDirectory, jobs, timeout, unsandboxed], repeats: true),
+    Subcommand(
+      name: "dev", argument: (name: "task", help: "'package': write Package.swift's chapter list."),
+      summary: "The course maintainer's tasks.",
+      discussion: """
+        'dev package' writes the chapter list in Package.swift from
+        curriculum.json, after a change to its chapters: commit both. Nothing
+        else rewrites Package.swift, and 'verify' fails while the two disagree.
+        Runs in workshop-instructor, which SwiftPM builds on first use.
+        """,
+      options: []),
     Subcommand(name: "list", summary: "List the chapters.", discussion: "", options: []),
     Subcommand(
       name: "help", argument: (name: "subcommand", help: "The subcommand to explain."),
@@ -414,6 +429,13 @@ extension Command {
         ClassOptions(
           reportDirectory: values["--report-dir"] ?? CommandLineSpec.defaultReportDirectory, jobs: jobs,
           unsandboxed: values["--unsandboxed"] != nil, timeLimit: options.timeLimit))
+    case "dev":
+      guard let task = rest.first, devTasks.contains(task) else {
+        throw UsageError(
+          message: "unknown task '\(rest[0])' for 'dev'; the tasks are: \(devTasks.joined(separator: ", "))",
+          subcommand: name)
+      }
+      return .dev(task: task)
     case "list": return .list
     default: return .help(rest.first)
     }

@@ -224,7 +224,7 @@ public struct Workshop {
       let finished = query == nil ? Whereabouts(workspace: workspace).lastDone() : nil
       guard let chapter = finished ?? resolve(query, in: workspace) else { return ExitCode.usage }
       return solution(chapter, workspace, force: force)
-    case .verify, .grade:
+    case .verify, .grade, .dev:
       // The instructor's commands live in `workshop-instructor`, which the
       // learner's runner does not compile (see ``instructor``).
       if let instructor { return instructor(command, workspace, self) }
@@ -329,13 +329,6 @@ public struct Workshop {
   ) -> (reports: [ChapterReport], reused: Set<Int>)? {
     if !options.solutions { Starters(workspace: workspace).remember() }
     let code = Whereabouts(workspace: workspace).codeKeys()
-    do {
-      if try workspace.syncDigest() {
-        console.err(style.dim("note: curriculum.json changed; updated the digest line in Package.swift."))
-      }
-    } catch {
-      console.err("warning: cannot check Package.swift's curriculum digest: \(error)")
-    }
     var grader = Grader(
       workspace: workspace, variant: options.solutions ? .solutions : .chapters,
       timeLimit: options.timeLimit, progress: console.status)

@@ -57,6 +57,11 @@ public struct Curriculum: Codable, Sendable, Equatable {
     /// defenses behind the rules (the sandbox, the stream's checks, the
     /// run's witness) are each tested on their own.
     public var attacksTheGrader: Bool = false
+    /// Set when the chapter compiles as a new Xcode 26 app target does
+    /// (default main-actor isolation, Approachable Concurrency) rather than
+    /// with SwiftPM's defaults: `Package.swift` gives its target those
+    /// settings (see ``PackageManifest``).
+    public var xcodeAppDefaults: Bool = false
 
     public init(
       number: Int, name: String, title: String, summary: String, files: [String],
@@ -81,7 +86,7 @@ public struct Curriculum: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
       case number, name, title, summary, files, hints, starterFails, raceChecked, starterRaces, component
-      case pointsPerCheck, starter, exercises, attacksTheGrader
+      case pointsPerCheck, starter, exercises, attacksTheGrader, xcodeAppDefaults
     }
 
     public init(from decoder: any Decoder) throws {
@@ -101,6 +106,7 @@ public struct Curriculum: Codable, Sendable, Equatable {
         starter: try container.decodeIfPresent([String: String].self, forKey: .starter) ?? [:],
         exercises: try container.decodeIfPresent([Exercise].self, forKey: .exercises) ?? [])
       attacksTheGrader = try container.decodeIfPresent(Bool.self, forKey: .attacksTheGrader) ?? false
+      xcodeAppDefaults = try container.decodeIfPresent(Bool.self, forKey: .xcodeAppDefaults) ?? false
     }
 
     /// The chapter's exercises: those listed, or the chapter itself as one.
@@ -338,18 +344,4 @@ func editDistance(_ a: String, _ b: String) -> Int {
     previous = current
   }
   return previous[b.count]
-}
-
-/// A stable digest of the manifest's bytes (64-bit FNV-1a, in hex).
-///
-/// `Package.swift` carries it in a comment so that SwiftPM, which caches the
-/// manifest by its own text, notices when `curriculum.json` changes.
-public func curriculumDigest(_ data: Data) -> String {
-  var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-  for byte in data {
-    hash ^= UInt64(byte)
-    hash = hash &* 0x100_0000_01b3
-  }
-  let hex = String(hash, radix: 16)
-  return String(repeating: "0", count: 16 - hex.count) + hex
 }

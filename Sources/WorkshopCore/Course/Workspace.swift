@@ -147,35 +147,4 @@ public struct Workspace: Sendable {
   public func url(_ relativePath: String) -> URL {
     root.appendingPathComponent(relativePath)
   }
-
-  // MARK: - The curriculum digest in Package.swift
-
-  private static let digestMarker = "// curriculum-digest: "
-
-  /// The digest `Package.swift` should carry for the current `curriculum.json`.
-  public func expectedDigest() throws -> String {
-    curriculumDigest(try Data(contentsOf: root.appendingPathComponent(Curriculum.fileName)))
-  }
-
-  /// The digest `Package.swift` carries now, if any.
-  public func recordedDigest() throws -> String? {
-    let text = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
-    for line in text.split(separator: "\n") where line.hasPrefix(Self.digestMarker) {
-      return String(line.dropFirst(Self.digestMarker.count)).trimmingCharacters(in: .whitespaces)
-    }
-    return nil
-  }
-
-  /// Rewrites the digest line of `Package.swift` if it is stale; returns whether it did.
-  @discardableResult
-  public func syncDigest() throws -> Bool {
-    let expected = try expectedDigest()
-    guard let recorded = try recordedDigest(), recorded != expected else { return false }
-    let url = root.appendingPathComponent("Package.swift")
-    let text = try String(contentsOf: url, encoding: .utf8)
-    let updated = text.replacingOccurrences(
-      of: Self.digestMarker + recorded, with: Self.digestMarker + expected)
-    try updated.write(to: url, atomically: true, encoding: .utf8)
-    return true
-  }
 }

@@ -11,9 +11,7 @@ extension Workshop {
       do {
         try Starters(workspace: workspace).record()
         workspace = try Workspace.locate(from: workspace.root)
-        try workspace.syncDigest()
-        console.out(
-          "Recorded Chapters/ as the shipped starters in curriculum.json; commit it with Package.swift.")
+        console.out("Recorded Chapters/ as the shipped starters in curriculum.json; commit it.")
       } catch {
         console.err("error: cannot record the starters: \(error)")
         return ExitCode.failure

@@ -5,7 +5,7 @@ import WorkshopCore
 /// `workshop verify`: checks the course, not a learner's progress.
 ///
 /// 1. The layout: every chapter has its starter, README, solution (path for
-///    path), checks and slides; hints; TODO markers; Package.swift's digest.
+///    path), checks and slides; hints; TODO markers; Package.swift's chapter list.
 ///    The sources use platform-only APIs only where guarded, and nothing
 ///    newer than the declared macOS; the CI workflows pass actionlint.
 /// 2. Every solution passes every check.
