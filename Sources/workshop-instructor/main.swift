@@ -8,7 +8,7 @@ import WorkshopInstructor
 // and removes its temporary folder; so does a normal exit.
 InstructorForwarding.finishHandOff()
 Interrupts.install()
-let status = Workshop(instructor: InstructorCommands.run).run(Array(CommandLine.arguments.dropFirst()))
+let status = Workshop(subcommands: InstructorCommands.table).run(Array(CommandLine.arguments.dropFirst()))
 Interrupts.waitIfStopping()
 TemporaryFolder.shared.remove()
 exit(status)

@@ -4,82 +4,116 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 
+/// The instructor's runner's table: the learner's subcommands and the
+/// instructor's, all parsed here.
+private let table = InstructorCommands.table
+
+/// What `arguments` ask the instructor's runner to run.
+private func parsed(_ arguments: [String]) throws -> (any Subcommand)? {
+  guard case .run(let command) = try table.parse(arguments) else { return nil }
+  return command
+}
+
 @Suite("Command line parsing")
 struct CommandTests {
   @Test("No arguments means progress with default options")
   func defaultIsProgress() throws {
-    #expect(try Command.parse([]) == .progress(.init()))
-    #expect(try Command.parse(["progress"]) == .progress(.init()))
+    #expect(try parsed([]) as? ProgressCommand == ProgressCommand())
+    #expect(try parsed(["progress"]) as? ProgressCommand == ProgressCommand())
   }
 
   @Test("check takes a chapter and the grading options")
   func check() throws {
-    #expect(try Command.parse(["check", "04"]) == .check(chapter: "04", .init()))
+    #expect(try parsed(["check", "04"]) as? CheckCommand == CheckCommand(chapter: "04"))
     #expect(
-      try Command.parse(["check", "4", "--solutions", "--timeout", "10"])
-        == .check(chapter: "4", .init(solutions: true, timeLimit: 10)))
+      try parsed(["check", "4", "--solutions", "--timeout", "10"]) as? CheckCommand
+        == CheckCommand(chapter: "4", options: GradingOptions(solutions: true, timeLimit: 10)))
     #expect(
-      try Command.parse(["check", "--timeout=5", "DebouncedSearch"])
-        == .check(chapter: "DebouncedSearch", .init(timeLimit: 5)))
-    var timeline = Command.Options()
-    timeline.timeline = true
-    #expect(try Command.parse(["check", "04", "--timeline"]) == .check(chapter: "04", timeline))
+      try parsed(["check", "--timeout=5", "DebouncedSearch"]) as? CheckCommand
+        == CheckCommand(chapter: "DebouncedSearch", options: GradingOptions(timeLimit: 5)))
+    #expect(
+      try parsed(["check", "04", "--timeline"]) as? CheckCommand
+        == CheckCommand(chapter: "04", timeline: true))
   }
 
-  @Test("hint takes a chapter and --reset")
+  @Test("hint takes a chapter, --reset and --exercise")
   func hint() throws {
-    #expect(try Command.parse(["hint", "06"]) == .hint(chapter: "06", reset: false))
-    #expect(try Command.parse(["hint", "06", "--reset"]) == .hint(chapter: "06", reset: true))
+    #expect(try parsed(["hint", "06"]) as? HintCommand == HintCommand(chapter: "06"))
+    #expect(try parsed(["hint", "06", "--reset"]) as? HintCommand == HintCommand(chapter: "06", reset: true))
+    #expect(
+      try parsed(["hint", "13", "--exercise", "Form"]) as? HintCommand
+        == HintCommand(chapter: "13", exercise: "Form"))
   }
 
   @Test("check, watch, hint and solution without a chapter mean the chapter the learner is on")
   func currentChapter() throws {
-    #expect(try Command.parse(["check"]) == .check(chapter: nil, .init()))
-    #expect(try Command.parse(["watch"]) == .watch(chapter: nil, .init()))
+    #expect(try parsed(["check"]) as? CheckCommand == CheckCommand(chapter: nil))
+    #expect(try parsed(["watch"]) as? WatchCommand == WatchCommand(chapter: nil))
     #expect(
-      try Command.parse(["watch", "04", "--timeout", "5"]) == .watch(chapter: "04", .init(timeLimit: 5)))
-    #expect(try Command.parse(["hint"]) == .hint(chapter: nil, reset: false))
-    #expect(try Command.parse(["solution"]) == .solution(chapter: nil, force: false))
-    #expect(try Command.parse(["solution", "04", "--force"]) == .solution(chapter: "04", force: true))
+      try parsed(["watch", "04", "--timeout", "5"]) as? WatchCommand
+        == WatchCommand(chapter: "04", options: GradingOptions(timeLimit: 5)))
+    #expect(try parsed(["hint"]) as? HintCommand == HintCommand(chapter: nil))
+    #expect(try parsed(["solution"]) as? SolutionCommand == SolutionCommand(chapter: nil))
+    #expect(
+      try parsed(["solution", "04", "--force"]) as? SolutionCommand
+        == SolutionCommand(chapter: "04", force: true))
   }
 
   @Test("reset takes a chapter or --all")
   func reset() throws {
-    #expect(try Command.parse(["reset", "04"]) == .reset(chapter: "04", all: false))
-    #expect(try Command.parse(["reset", "--all"]) == .reset(chapter: nil, all: true))
+    #expect(try parsed(["reset", "04"]) as? ResetCommand == ResetCommand(chapter: "04"))
+    #expect(try parsed(["reset", "--all"]) as? ResetCommand == ResetCommand(chapter: nil, all: true))
   }
 
-  @Test("verify takes --repeat")
+  @Test("verify takes --repeat, --fixes, --timeout and --record-starters")
   func verify() throws {
-    #expect(try Command.parse(["verify"]) == .verify(repeatCount: 1, fixesOf: nil, .init()))
+    #expect(try parsed(["verify"]) as? VerifyCommand == VerifyCommand())
+    #expect(try parsed(["verify", "--repeat", "50"]) as? VerifyCommand == VerifyCommand(repeatCount: 50))
+    #expect(try parsed(["verify", "--fixes", "06"]) as? VerifyCommand == VerifyCommand(fixesOf: "06"))
     #expect(
-      try Command.parse(["verify", "--repeat", "50"]) == .verify(repeatCount: 50, fixesOf: nil, .init()))
-    #expect(
-      try Command.parse(["verify", "--fixes", "06"]) == .verify(repeatCount: 1, fixesOf: "06", .init()))
+      try parsed(["verify", "--record-starters", "--timeout", "60"]) as? VerifyCommand
+        == VerifyCommand(timeLimit: 60, recordStarters: true))
   }
 
   @Test("grade takes any number of submissions and its own options")
   func grade() throws {
     #expect(
-      try Command.parse(["grade", "a", "b.zip", "c/"]) == .grade(submissions: ["a", "b.zip", "c/"], .init()))
+      try parsed(["grade", "a", "b.zip", "c/"]) as? GradeCommand
+        == GradeCommand(submissions: ["a", "b.zip", "c/"]))
     #expect(
-      try Command.parse([
-        "grade", "a", "--jobs", "3", "--report-dir", "out", "--timeout", "10", "--unsandboxed",
-      ])
-        == .grade(
-          submissions: ["a"], .init(reportDirectory: "out", jobs: 3, unsandboxed: true, timeLimit: 10)))
-    #expect(throws: UsageError.self) { try Command.parse(["grade", "a", "--jobs", "65"]) }
-    #expect(throws: UsageError.self) { try Command.parse(["grade", "a", "--solutions"]) }
-    #expect(throws: UsageError.self) { try Command.parse(["check", "04", "--unsandboxed"]) }
-    #expect(throws: UsageError.self) { try Command.parse(["grade", "a", "--report-dir", " "]) }
+      try parsed(["grade", "a", "--jobs", "3", "--report-dir", "out", "--timeout", "10", "--unsandboxed"])
+        as? GradeCommand
+        == GradeCommand(submissions: ["a"], reportDirectory: "out", jobs: 3, unsandboxed: true, timeLimit: 10)
+    )
+    #expect(throws: UsageError.self) { try table.parse(["grade", "a", "--jobs", "65"]) }
+    #expect(throws: UsageError.self) { try table.parse(["grade", "a", "--solutions"]) }
+    #expect(throws: UsageError.self) { try table.parse(["check", "04", "--unsandboxed"]) }
+    #expect(throws: UsageError.self) { try table.parse(["grade", "a", "--report-dir", " "]) }
+  }
+
+  @Test("dev takes a task it knows")
+  func dev() throws {
+    #expect(try parsed(["dev", "package"]) as? DevCommand == DevCommand(task: .package))
   }
 
   @Test("--help and --version win over everything else")
   func helpAndVersion() throws {
-    #expect(try Command.parse(["--help"]) == .help(nil))
-    #expect(try Command.parse(["check", "-h"]) == .help("check"))
-    #expect(try Command.parse(["help", "verify"]) == .help("verify"))
-    #expect(try Command.parse(["--version"]) == .version)
+    guard case .help(nil) = try table.parse(["--help"]) else {
+      Issue.record("--help")
+      return
+    }
+    guard case .help("check") = try table.parse(["check", "-h"]) else {
+      Issue.record("check -h")
+      return
+    }
+    guard case .help("verify") = try table.parse(["help", "verify"]) else {
+      Issue.record("help verify")
+      return
+    }
+    guard case .version = try table.parse(["check", "--version"]) else {
+      Issue.record("--version")
+      return
+    }
   }
 
   @Test(
@@ -91,6 +125,8 @@ struct CommandTests {
       (["reset", "04", "--all"], "give a chapter or '--all', not both ('04')"),
       (["solution", "04", "--all"], "'--all' does not apply to 'solution' (only to 'reset')"),
       (["check", "04", "06"], "unexpected argument '06'"),
+      (["list", "04"], "unexpected argument '04'"),
+      (["help", "check", "04"], "unexpected argument '04'"),
       (["--bogus"], "unknown option '--bogus'"),
       (["verify", "--repeat", "0"], "'--repeat' takes a whole number from 1 to 1000, not '0'"),
       (["verify", "--repeat"], "missing value for '--repeat'"),
@@ -117,11 +153,14 @@ struct CommandTests {
       (["check", "04", "--timeout", "-1"], "'--timeout' takes a number of seconds from 1 to 3600, not '-1'"),
       (["--solutions=no"], "'--solutions' takes no value"),
       (["check", "04", "--timeout"], "missing value for '--timeout'"),
+      (["grade"], "'grade' needs a submission, for example 'grade submissions/*'"),
+      (["dev"], "'dev' needs a task, for example 'dev package'"),
+      (["dev", "pack"], "unknown task 'pack' for 'dev'; the tasks are: package"),
     ])
   func usageErrors(arguments: [String], message: String) {
-    #expect(throws: UsageError.self) { try Command.parse(arguments) }
+    #expect(throws: UsageError.self) { try table.parse(arguments) }
     do {
-      _ = try Command.parse(arguments)
+      _ = try table.parse(arguments)
     } catch let error as UsageError {
       #expect(error.message == message)
     } catch {
@@ -129,30 +168,59 @@ struct CommandTests {
     }
   }
 
-  @Test("Help, usage lines and defaults come from the same table as parsing")
+  @Test("Help, usage lines and defaults come from the subcommands' own types")
   func derivedHelp() throws {
-    #expect(try Command.parse([]) == .progress(.init(timeLimit: Grader.defaultTimeLimit)))
-    let check = try #require(Help.text(for: "check"))
-    #expect(check.contains("USAGE: workshop check [<chapter>] [--solutions] [--timeout <seconds>]"))
-    #expect(check.contains("(default: \(Int(Grader.defaultTimeLimit)))"))
-    #expect(Help.usage(for: "hint") == "Usage: workshop hint [<chapter>] [--reset] [--exercise <name>]")
     #expect(
-      Help.usage(for: "verify")
+      try parsed([]) as? ProgressCommand
+        == ProgressCommand(options: .init(timeLimit: Grader.defaultTimeLimit)))
+    let check = try #require(table.help(for: "check"))
+    #expect(
+      check.contains("USAGE: workshop check [<chapter>] [--solutions] [--timeout <seconds>] [--timeline]"))
+    #expect(check.contains("(default: \(Int(Grader.defaultTimeLimit)))"))
+    #expect(table.usage(for: "hint") == "Usage: workshop hint [<chapter>] [--reset] [--exercise <name>]")
+    #expect(
+      table.usage(for: "verify")
         == "Usage: workshop verify [--repeat <count>] [--fixes <chapter>] [--timeout <seconds>] [--record-starters]"
     )
-    #expect(Help.overview.contains("progress (default)"))
+    #expect(
+      table.usage(for: "grade").hasPrefix("Usage: workshop grade <submission> ... [--report-dir <dir>]"))
+    #expect(table.usage(for: "reset") == "Usage: workshop reset <chapter> [--all]")
+    #expect(table.overview.contains("progress (default)"))
   }
 
   @Test("Every subcommand has help, and unknown topics have none")
   func helpTexts() {
-    for subcommand in Command.subcommands {
-      #expect(Help.text(for: subcommand) != nil, "no help for \(subcommand)")
+    for subcommand in table.subcommands {
+      #expect(table.help(for: subcommand.configuration.name) != nil, "no help for \(subcommand)")
     }
-    #expect(Help.text(for: "nope") == nil)
-    let overview = Help.text(for: nil) ?? ""
+    #expect(table.help(for: "nope") == nil)
+    let overview = table.help(for: nil) ?? ""
     for heading in ["OVERVIEW:", "USAGE:", "OPTIONS:", "SUBCOMMANDS:"] {
       #expect(overview.contains(heading))
     }
+  }
+
+  @Test(
+    "The learner's runner hands verify, grade and dev over whole, help for them too, and names them in its help"
+  )
+  func learnerHandsOff() throws {
+    let learner = SubcommandTable.learner
+    for arguments in [
+      ["verify"], ["verify", "--repeat", "0"], ["grade", "a", "--jobs", "2"], ["dev", "package"],
+      ["help", "grade"], ["verify", "--help"], ["--timeout", "5", "verify"],
+    ] {
+      guard case .handOff = try learner.parse(arguments) else {
+        Issue.record("\(arguments) was not handed off")
+        continue
+      }
+    }
+    #expect(
+      learner.subcommand("verify") == nil, "The learner's runner compiles none of the instructor's code")
+    #expect(learner.overview.contains("verify, grade, dev"))
+    // The instructor's runner runs every subcommand the learner's hands off.
+    #expect(table.handedOff.isEmpty)
+    #expect(
+      Set(InstructorCommands.all.map { $0.configuration.name }) == Set(InstructorForwarding.subcommands))
   }
 }
 
@@ -161,7 +229,7 @@ struct UsageLineTests {
   @Test("An option error while typing a subcommand shows that subcommand's usage")
   func optionErrorNamesSubcommand() {
     do {
-      _ = try Command.parse(["check", "4", "--timeout", "abc"])
+      _ = try table.parse(["check", "4", "--timeout", "abc"])
       Issue.record("accepted a bad timeout")
     } catch let error as UsageError {
       #expect(error.subcommand == "check")

@@ -26,7 +26,7 @@ struct CurriculumTests {
       .deletingLastPathComponent()
     let lines = try String(contentsOf: root.appendingPathComponent(".gitignore"), encoding: .utf8)
       .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-    #expect(lines.contains(CommandLineSpec.defaultReportDirectory + "/"))
+    #expect(lines.contains(GradeCommand.defaultReportDirectory + "/"))
   }
 
   @Test("Folders, modules and slides are derived from number and name")

@@ -68,7 +68,8 @@ func workshop(_ arguments: [String], in folder: URL) -> (status: Int32, out: Str
     out: { line in out.withLock { $0 += line + "\n" } },
     err: { line in err.withLock { $0 += line + "\n" } })
   let status = Workshop(
-    console: console, style: Style(colored: false), directory: folder, instructor: InstructorCommands.run
+    console: console, style: Style(colored: false), directory: folder,
+    subcommands: InstructorCommands.table
   ).run(arguments)
   return (status, out.withLock { $0 }, err.withLock { $0 })
 }

@@ -20,6 +20,9 @@ public enum InstructorForwarding {
   /// The executable product that holds the instructor's commands.
   public static let product = "workshop-instructor"
 
+  /// The subcommands the learner's runner hands to ``product``.
+  public static let subcommands = ["verify", "grade", "dev"]
+
   /// The command line that builds and runs ``product`` with `arguments`
   /// (the command line given to `workshop`, without the program's name).
   public static func commandLine(_ arguments: [String], root: URL) -> [String] {

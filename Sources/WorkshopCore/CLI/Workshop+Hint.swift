@@ -132,7 +132,7 @@ extension Workshop {
   {
     let whereabouts = Whereabouts(workspace: workspace)
     if whereabouts.lastGrade(chapter) == nil {
-      guard grade(workspace, Command.Options(), chapters: [chapter]) != nil else { return nil }
+      guard grade(workspace, GradingOptions(), chapters: [chapter]) != nil else { return nil }
     }
     guard let last = whereabouts.lastGrade(chapter) else { return chapter.allExercises }
     if !last.brokenFiles.isEmpty {

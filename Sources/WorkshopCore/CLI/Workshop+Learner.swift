@@ -40,7 +40,7 @@ extension Workshop {
 
   func solution(_ chapter: Curriculum.Chapter, _ workspace: Workspace, force: Bool) -> Int32 {
     if !force, !Whereabouts(workspace: workspace).isKnownDone(chapter) {
-      guard let report = grade(workspace, Command.Options(), chapters: [chapter], reuse: true)?.reports.first
+      guard let report = grade(workspace, GradingOptions(), chapters: [chapter], reuse: true)?.reports.first
       else {
         return ExitCode.failure
       }

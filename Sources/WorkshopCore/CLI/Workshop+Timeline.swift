@@ -8,7 +8,7 @@ extension Workshop {
     -> Int32
   {
     let chapter = report.chapter
-    let folder = workspace.stateDirectory.appendingPathComponent(CommandLineSpec.timelineFolder)
+    let folder = workspace.stateDirectory.appendingPathComponent(CheckCommand.timelineFolder)
     let pictures = folder.appendingPathComponent(chapter.folder)
     let pageURL = folder.appendingPathComponent(chapter.folder + ".html")
     // Pictures of an earlier run may show checks that pass now.

@@ -9,8 +9,8 @@ import Synchronization
 
 /// `workshop watch`: grade on every save.
 extension Workshop {
-  func watch(_ given: Curriculum.Chapter?, _ workspace: Workspace, _ options: Command.Options) -> Int32 {
-    let variant: Variant = options.solutions ? .solutions : .chapters
+  func watch(_ given: Curriculum.Chapter?, _ workspace: Workspace, _ options: GradingOptions) -> Int32 {
+    let variant = options.variant
     let chapters = workspace.curriculum.chapters
     let watcher = FileWatcher(
       folders: chapters.map { ($0.number, workspace.url(workspace.codeFolder($0, variant)).path) })

@@ -92,25 +92,21 @@ public struct Workshop {
   public var directory: URL
   /// For tests: ends `watch` when it returns true (learners press q).
   var stopWatching: (@Sendable () -> Bool)?
-  /// Runs the instructor's commands, `verify` and `grade`, when this runner
-  /// holds them: `workshop-instructor` does (`WorkshopInstructor`), the
-  /// learner's `workshop` does not, and hands them to it instead (see
-  /// ``InstructorForwarding``), so that a learner's first run compiles none
-  /// of their code.
-  public var instructor: Instructor?
-
-  /// Runs an instructor's command in `workspace` for `workshop`, and returns
-  /// the exit status.
-  public typealias Instructor = @Sendable (Command, Workspace, Workshop) -> Int32
+  /// The subcommands this runner runs, and those it hands to
+  /// `workshop-instructor` (see ``InstructorForwarding``): the learner's
+  /// `workshop` runs the learner's and hands off the instructor's and the
+  /// maintainer's, so that a learner's first run compiles none of their
+  /// code; `workshop-instructor` runs them all.
+  public var subcommands: SubcommandTable
 
   public init(
     console: Console = .standard, style: Style = .forStandardOutput(), directory: URL? = nil,
-    instructor: Instructor? = nil
+    subcommands: SubcommandTable = .learner
   ) {
     self.console = console
     self.style = style
     self.directory = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    self.instructor = instructor
+    self.subcommands = subcommands
   }
 
   /// Exit statuses, as swift-argument-parser uses them.
@@ -122,12 +118,12 @@ public struct Workshop {
 
   /// Runs the command line (without the program name) and returns the exit status.
   public func run(_ arguments: [String]) -> Int32 {
-    let command: Command
+    let invocation: SubcommandTable.Invocation
     do {
-      command = try Command.parse(arguments)
+      invocation = try subcommands.parse(arguments)
     } catch let error as UsageError {
       console.err("error: \(error.message)")
-      console.err(Help.usage(for: error.subcommand))
+      console.err(subcommands.usage(for: error.subcommand))
       console.err("See 'workshop --help'.")
       return ExitCode.usage
     } catch {
@@ -135,9 +131,9 @@ public struct Workshop {
       return ExitCode.usage
     }
 
-    switch command {
+    switch invocation {
     case .help(let topic):
-      guard let text = Help.text(for: topic) else {
+      guard let text = subcommands.help(for: topic) else {
         console.err("error: no help for '\(topic ?? "")': there is no such subcommand.")
         console.err("See 'workshop --help'.")
         return ExitCode.usage
@@ -145,9 +141,9 @@ public struct Workshop {
       console.out(text)
       return ExitCode.success
     case .version:
-      console.out("workshop \(Help.version)")
+      console.out("workshop \(SubcommandTable.version)")
       return ExitCode.success
-    default:
+    case .run, .handOff:
       break
     }
 
@@ -174,7 +170,11 @@ public struct Workshop {
       [console, relative = Self.pathRewriter(root: workspace.root, directory: directory)] in
       console.err(relative($0))
     }
-    return here.perform(command, arguments, in: workspace)
+    guard case .run(let command) = invocation else {
+      // Handed to the runner that holds it (see ``subcommands``).
+      return InstructorForwarding.run(arguments, root: workspace.root, console: here.console)
+    }
+    return command.run(here, in: workspace)
   }
 
   /// Rewrites the workshop's paths (`Chapters/04-DebouncedSearch/SearchModel.swift`)
@@ -198,54 +198,10 @@ public struct Workshop {
     }
   }
 
-  private func perform(_ command: Command, _ arguments: [String], in workspace: Workspace) -> Int32 {
-    switch command {
-    case .progress(let options):
-      return progress(workspace, options)
-    case .check(let query, let options):
-      guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
-      return check(chapter, workspace, options)
-    case .watch(let query, let options):
-      var chapter: Curriculum.Chapter?
-      if let query {
-        guard let found = resolve(query, in: workspace) else { return ExitCode.usage }
-        chapter = found
-      }
-      return watch(chapter, workspace, options)
-    case .hint(let query, let reset, let exercise):
-      guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
-      return hint(chapter, workspace, reset: reset, exercise: exercise)
-    case .reset(let query, let all):
-      if all { return reset(workspace.curriculum.chapters, workspace) }
-      guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
-      return reset([chapter], workspace)
-    case .solution(let query, let force):
-      // Without a chapter: the one just finished, if any.
-      let finished = query == nil ? Whereabouts(workspace: workspace).lastDone() : nil
-      guard let chapter = finished ?? resolve(query, in: workspace) else { return ExitCode.usage }
-      return solution(chapter, workspace, force: force)
-    case .verify, .grade, .dev:
-      // The instructor's commands live in `workshop-instructor`, which the
-      // learner's runner does not compile (see ``instructor``).
-      if let instructor { return instructor(command, workspace, self) }
-      return InstructorForwarding.run(arguments, root: workspace.root, console: console)
-    case .list:
-      let width = workspace.curriculum.chapters.map(\.title.count).max() ?? 0
-      for chapter in workspace.curriculum.chapters {
-        let title = chapter.title + String(repeating: " ", count: width - chapter.title.count)
-        console.out("\(chapter.paddedNumber)  \(style.bold(title))  \(style.dim(chapter.summary))")
-      }
-      return ExitCode.success
-    case .help, .version:
-      return ExitCode.success
-    }
-  }
-
   // MARK: - Subcommands
 
-  private func progress(_ workspace: Workspace, _ options: Command.Options) -> Int32 {
-    let report = Report(
-      style: style, workspace: workspace, variant: options.solutions ? .solutions : .chapters)
+  func progress(_ workspace: Workspace, _ options: GradingOptions) -> Int32 {
+    let report = Report(style: style, workspace: workspace, variant: options.variant)
     let console = self.console
     // The console clears the status line before each line it prints.
     let rows = TableRows(chapters: workspace.curriculum.chapters, header: report.progressHeader) { line in
@@ -262,18 +218,14 @@ public struct Workshop {
     return ExitCode.success
   }
 
-  private func check(_ chapter: Curriculum.Chapter, _ workspace: Workspace, _ options: Command.Options)
+  func check(_ chapter: Curriculum.Chapter, _ workspace: Workspace, _ options: GradingOptions, timeline: Bool)
     -> Int32
   {
     guard let (reports, _) = grade(workspace, options, chapters: [chapter]), let report = reports.first else {
       return ExitCode.failure
     }
-    console.out(
-      Report(style: style, workspace: workspace, variant: options.solutions ? .solutions : .chapters)
-        .chapterDetail(report))
-    if options.timeline,
-      writeTimelines(report, workspace, options.solutions ? .solutions : .chapters) != ExitCode.success
-    {
+    console.out(Report(style: style, workspace: workspace, variant: options.variant).chapterDetail(report))
+    if timeline, writeTimelines(report, workspace, options.variant) != ExitCode.success {
       return ExitCode.failure
     }
     return report.state == .done ? ExitCode.success : ExitCode.failure
@@ -324,13 +276,13 @@ public struct Workshop {
   /// kept one first, as the learner's table will show it), from any thread,
   /// one at a time.
   func grade(
-    _ workspace: Workspace, _ options: Command.Options, chapters: [Curriculum.Chapter]?, reuse: Bool = false,
+    _ workspace: Workspace, _ options: GradingOptions, chapters: [Curriculum.Chapter]?, reuse: Bool = false,
     rowReady: (@Sendable (ChapterReport) -> Void)? = nil
   ) -> (reports: [ChapterReport], reused: Set<Int>)? {
     if !options.solutions { Starters(workspace: workspace).remember() }
     let code = Whereabouts(workspace: workspace).codeKeys()
     var grader = Grader(
-      workspace: workspace, variant: options.solutions ? .solutions : .chapters,
+      workspace: workspace, variant: options.variant,
       timeLimit: options.timeLimit, progress: console.status)
     if chapters == nil, !options.solutions {
       // The table leaves an untouched chapter's versions for later: they

@@ -4,7 +4,8 @@ import WorkshopCore
 
 /// `workshop grade`: a class's submissions, graded and reported.
 extension Workshop {
-  func grade(_ workspace: Workspace, submissions paths: [String], _ options: Command.ClassOptions) -> Int32 {
+  func grade(_ workspace: Workspace, _ options: GradeCommand) -> Int32 {
+    let paths = options.submissions
     // Every submission must be something to grade: a typo in a path is the
     // instructor's to fix before anyone is graded.
     for path in paths {
@@ -12,12 +13,12 @@ extension Workshop {
       var isFolder: ObjCBool = false
       guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
         console.err("error: no such file or folder: \(path)")
-        console.err(Help.usage(for: "grade"))
+        console.err(subcommands.usage(for: "grade"))
         return ExitCode.usage
       }
       guard isFolder.boolValue || Submission.ArchiveKind(url) != nil else {
         console.err("error: \(path) is not a folder, a .zip or a .tar.gz")
-        console.err(Help.usage(for: "grade"))
+        console.err(subcommands.usage(for: "grade"))
         return ExitCode.usage
       }
     }

@@ -3,11 +3,9 @@ import WorkshopCore
 
 /// `workshop verify`: checks the course (see ``Verifier``).
 extension Workshop {
-  func verify(
-    _ workspace: Workspace, repeatCount: Int, fixesOf query: String?, _ options: Command.Options
-  ) -> Int32 {
+  func verify(_ workspace: Workspace, _ command: VerifyCommand) -> Int32 {
     var workspace = workspace
-    if options.recordStarters {
+    if command.recordStarters {
       do {
         try Starters(workspace: workspace).record()
         workspace = try Workspace.locate(from: workspace.root)
@@ -18,15 +16,15 @@ extension Workshop {
       }
     }
     var only: [Curriculum.Chapter]?
-    if query == "all" {
+    if command.fixesOf == "all" {
       only = workspace.curriculum.chapters
-    } else if let query {
+    } else if let query = command.fixesOf {
       guard let chapter = resolve(query, in: workspace) else { return ExitCode.usage }
       only = [chapter]
     }
     let status = console.status
     let verifier = Verifier(
-      workspace: workspace, style: style, timeLimit: options.timeLimit, repeatCount: repeatCount,
+      workspace: workspace, style: style, timeLimit: command.timeLimit, repeatCount: command.repeatCount,
       onlyFixesOf: only,
       write: { line in
         self.console.clearStatus()

@@ -1,11 +1,12 @@
-/// The help texts, in swift-argument-parser's layout, derived from the
-/// command line's table (``CommandLineSpec``).
-public enum Help {
-  public static let version = "0.2.0"
+/// The help texts, in swift-argument-parser's layout, made from the
+/// subcommands' configurations.
+extension SubcommandTable {
+  /// The runner's version.
+  public static let version = "0.3.0"
 
   /// The tool's help.
-  public static var overview: String {
-    let defaultSubcommand = CommandLineSpec.subcommands.first { $0.isDefault }
+  public var overview: String {
+    let defaultSubcommand = subcommands.first { $0.configuration.isDefault }?.configuration
     var lines = [
       "OVERVIEW: Grade your work on the Swift Concurrency Workshop.",
       "",
@@ -16,49 +17,54 @@ public enum Help {
       "",
       "OPTIONS:",
     ]
-    lines += (defaultSubcommand?.options ?? []).map(optionLine)
-    lines.append(row("--version", "Show the version."))
-    lines.append(row("-h, --help", "Show help information."))
+    lines += (defaultSubcommand?.options ?? []).map(Self.optionLine)
+    lines.append(Self.row("--version", "Show the version."))
+    lines.append(Self.row("-h, --help", "Show help information."))
     lines += ["", "SUBCOMMANDS:"]
-    for subcommand in CommandLineSpec.subcommands where subcommand.name != "help" {
+    for subcommand in subcommands.map({ $0.configuration }) {
       let name =
-        subcommand.name
-        + (subcommand.argument.map { " " + argumentUsage($0.name, subcommand) } ?? "")
+        subcommand.name + (subcommand.argument.map { " " + Self.argumentUsage($0) } ?? "")
         + (subcommand.isDefault ? " (default)" : "")
-      lines.append(row(name, subcommand.summary))
+      lines.append(Self.row(name, subcommand.summary))
+    }
+    if !handedOff.isEmpty {
+      lines.append(
+        Self.row(
+          handedOff.joined(separator: ", "),
+          "The instructor's and the maintainer's commands, run by \(InstructorForwarding.product)."))
     }
     lines += ["", "  See 'workshop help <subcommand>' for detailed help."]
     return lines.joined(separator: "\n")
   }
 
   /// The help for one subcommand, or the overview; nil if there is no such subcommand.
-  public static func text(for name: String?) -> String? {
+  public func help(for name: String?) -> String? {
     guard let name else { return overview }
-    guard let subcommand = CommandLineSpec.subcommand(name) else { return nil }
+    guard let subcommand = subcommand(name)?.configuration else { return nil }
     var lines = ["OVERVIEW: " + subcommand.summary]
     if !subcommand.discussion.isEmpty { lines += ["", subcommand.discussion] }
-    lines += ["", "USAGE: " + usageLine(subcommand)]
+    lines += ["", "USAGE: " + Self.usageLine(subcommand)]
     if let argument = subcommand.argument {
-      let help = argument.help + (subcommand.withoutArgument.map { " Leave it out for \($0)." } ?? "")
-      lines += ["", "ARGUMENTS:", row("<\(argument.name)>", help)]
+      let help = argument.help + (argument.whenLeftOut.map { " Leave it out for \($0)." } ?? "")
+      lines += ["", "ARGUMENTS:", Self.row("<\(argument.name)>", help)]
     }
     lines += ["", "OPTIONS:"]
-    lines += subcommand.options.map(optionLine)
-    lines.append(row("-h, --help", "Show help information."))
+    lines += subcommand.options.map(Self.optionLine)
+    lines.append(Self.row("-h, --help", "Show help information."))
     return lines.joined(separator: "\n")
   }
 
   /// The one-line usage shown under a usage error.
-  public static func usage(for name: String?) -> String {
-    guard let name, let subcommand = CommandLineSpec.subcommand(name) else {
+  public func usage(for name: String?) -> String {
+    guard let name, let subcommand = subcommand(name)?.configuration else {
       return "Usage: workshop [<subcommand>] [<options>]"
     }
-    return "Usage: " + usageLine(subcommand)
+    return "Usage: " + Self.usageLine(subcommand)
   }
 
-  private static func usageLine(_ subcommand: CommandLineSpec.Subcommand) -> String {
+  private static func usageLine(_ subcommand: SubcommandConfiguration) -> String {
     var parts = ["workshop", subcommand.isDefault ? "[\(subcommand.name)]" : subcommand.name]
-    if let argument = subcommand.argument { parts.append(argumentUsage(argument.name, subcommand)) }
+    if let argument = subcommand.argument { parts.append(argumentUsage(argument)) }
     for option in subcommand.options {
       parts.append("[" + option.name + (option.value.map { " <\($0)>" } ?? "") + "]")
     }
@@ -66,12 +72,12 @@ public enum Help {
   }
 
   /// `<chapter>`, `[<chapter>]` when it may be left out, `<submission> ...` when repeated.
-  private static func argumentUsage(_ name: String, _ subcommand: CommandLineSpec.Subcommand) -> String {
-    let optional = subcommand.withoutArgument != nil || subcommand.name == "help"
-    return (optional ? "[<\(name)>]" : "<\(name)>") + (subcommand.repeats ? " ..." : "")
+  private static func argumentUsage(_ argument: SubcommandConfiguration.Argument) -> String {
+    (argument.whenLeftOut != nil ? "[<\(argument.name)>]" : "<\(argument.name)>")
+      + (argument.repeats ? " ..." : "")
   }
 
-  private static func optionLine(_ option: CommandLineSpec.Option) -> String {
+  private static func optionLine(_ option: Option) -> String {
     row(
       option.name + (option.value.map { " <\($0)>" } ?? ""),
       option.help + (option.defaultValue.map { " (default: \($0))" } ?? ""))

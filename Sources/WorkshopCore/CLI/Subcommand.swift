@@ -1,0 +1,170 @@
+import Foundation
+
+/// One of a runner's subcommands: a type with its own options, their
+/// validation, and what it does. Help, usage lines and parsing all come
+/// from its ``configuration`` (as with swift-argument-parser's
+/// `ParsableCommand`, which the course cannot depend on):
+///
+///     struct ListCommand: Subcommand {
+///       static let configuration = SubcommandConfiguration(
+///         name: "list", summary: "List the chapters.")
+///
+///       init(parsing arguments: ParsedArguments) throws {}
+///
+///       func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
+///         for chapter in workspace.curriculum.chapters { workshop.console.out(chapter.title) }
+///         return Workshop.ExitCode.success
+///       }
+///     }
+///
+/// A runner lists its subcommands in a ``SubcommandTable``.
+public protocol Subcommand: Sendable {
+  /// Its name, help and options.
+  static var configuration: SubcommandConfiguration { get }
+
+  /// Reads the subcommand's arguments and options, already checked against
+  /// its configuration (only its own options, each value given where one
+  /// is needed, no more arguments than it takes); throws a ``UsageError``
+  /// for values it does not accept.
+  init(parsing arguments: ParsedArguments) throws
+
+  /// Runs it in `workspace`, writing to `workshop`'s console; returns the
+  /// exit status (``Workshop/ExitCode``).
+  func run(_ workshop: Workshop, in workspace: Workspace) -> Int32
+}
+
+/// What help and the parser know of a subcommand.
+public struct SubcommandConfiguration: Sendable {
+  /// `check`.
+  public var name: String
+  /// One line, for the overview.
+  public var summary: String
+  /// The paragraph of its own help.
+  public var discussion: String
+  /// Its positional argument, if it takes one.
+  public var argument: Argument?
+  /// Its options, in the order help lists them.
+  public var options: [Option]
+  /// Whether it runs when no subcommand is given.
+  public var isDefault: Bool
+
+  /// A positional argument.
+  public struct Argument: Sendable {
+    /// `chapter`.
+    public var name: String
+    public var help: String
+    /// What the subcommand does without it, when it may be left out.
+    public var whenLeftOut: String?
+    /// Whether it may be given more than once.
+    public var repeats: Bool
+
+    public init(name: String, help: String, whenLeftOut: String? = nil, repeats: Bool = false) {
+      self.name = name
+      self.help = help
+      self.whenLeftOut = whenLeftOut
+      self.repeats = repeats
+    }
+  }
+
+  public init(
+    name: String, summary: String, discussion: String = "", argument: Argument? = nil,
+    options: [Option] = [], isDefault: Bool = false
+  ) {
+    self.name = name
+    self.summary = summary
+    self.discussion = discussion
+    self.argument = argument
+    self.options = options
+    self.isDefault = isDefault
+  }
+}
+
+/// An option of a subcommand.
+public struct Option: Sendable, Equatable {
+  /// `--timeout`.
+  public var name: String
+  /// The value's placeholder (`seconds`); nil for a flag.
+  public var value: String?
+  public var help: String
+  /// The default, as help shows it.
+  public var defaultValue: String?
+
+  public init(name: String, value: String? = nil, help: String, defaultValue: String? = nil) {
+    self.name = name
+    self.value = value
+    self.help = help
+    self.defaultValue = defaultValue
+  }
+}
+
+/// A subcommand's arguments and options as given, for its
+/// ``Subcommand/init(parsing:)``.
+public struct ParsedArguments: Sendable {
+  /// The subcommand's name.
+  public var subcommand: String
+  /// Its positional argument's name (`chapter`), if it takes one.
+  public var argumentName: String?
+  /// The positional arguments after the subcommand's name.
+  public var arguments: [String]
+  /// The options given, by name: a flag's value is "".
+  var values: [String: String]
+
+  public init(
+    subcommand: String, argumentName: String? = nil, arguments: [String] = [], values: [String: String] = [:]
+  ) {
+    self.subcommand = subcommand
+    self.argumentName = argumentName
+    self.arguments = arguments
+    self.values = values
+  }
+
+  /// The positional argument, if given.
+  public var argument: String? { arguments.first }
+
+  /// Whether the flag was given.
+  public func flag(_ option: Option) -> Bool { values[option.name] != nil }
+
+  /// The option's value, if given.
+  public func value(_ option: Option) -> String? { values[option.name] }
+
+  /// The option's value as a whole number in `range`, if given.
+  public func wholeNumber(_ option: Option, in range: ClosedRange<Int>) throws -> Int? {
+    guard let text = values[option.name] else { return nil }
+    guard let number = Int(text), range.contains(number) else {
+      throw UsageError(
+        message:
+          "'\(option.name)' takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'",
+        subcommand: subcommand)
+    }
+    return number
+  }
+
+  /// The option's value as a number of seconds in `range`, if given.
+  public func seconds(_ option: Option, in range: ClosedRange<Double>) throws -> Double? {
+    guard let text = values[option.name] else { return nil }
+    guard let seconds = Double(text), range.contains(seconds) else {
+      throw UsageError(
+        message:
+          "'\(option.name)' takes a number of seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not '\(text)'",
+        subcommand: subcommand)
+    }
+    return seconds
+  }
+
+  /// A usage error about this subcommand.
+  public func error(_ message: String) -> UsageError { UsageError(message: message, subcommand: subcommand) }
+}
+
+/// A command line that cannot be run as written (exit status 64).
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+  public var message: String
+  /// The subcommand whose usage line to show with the error.
+  public var subcommand: String?
+
+  public init(message: String, subcommand: String? = nil) {
+    self.message = message
+    self.subcommand = subcommand
+  }
+
+  public var description: String { message }
+}

@@ -1,0 +1,202 @@
+/// A runner's subcommands, and the names it hands to another runner: the
+/// one place a command line is parsed, and help and usage lines are made.
+///
+///     let table = SubcommandTable.learner
+///     switch try table.parse(["check", "04", "--timeout", "60"]) {
+///     case .run(let command): command.run(workshop, in: workspace)  // A `CheckCommand`.
+///     case .help(let topic): print(table.help(for: topic) ?? "")
+///     case .version, .handOff: ...
+///     }
+public struct SubcommandTable: Sendable {
+  /// The subcommands this runner runs, in the order help lists them.
+  public var subcommands: [any Subcommand.Type]
+  /// The subcommands it hands, with the whole command line, to the
+  /// runner that holds them (see ``InstructorForwarding``), each with its
+  /// one-line summary: the learner's runner compiles none of their code.
+  public var handedOff: [String]
+
+  public init(_ subcommands: [any Subcommand.Type], handedOff: [String] = []) {
+    self.subcommands = subcommands
+    self.handedOff = handedOff
+  }
+
+  /// The learner's subcommands; the instructor's and the maintainer's are
+  /// handed to `workshop-instructor`.
+  public static let learner = SubcommandTable(
+    [
+      ProgressCommand.self, CheckCommand.self, WatchCommand.self, HintCommand.self, SolutionCommand.self,
+      ResetCommand.self, ListCommand.self,
+    ], handedOff: InstructorForwarding.subcommands)
+
+  /// This table with `more` run here rather than handed off.
+  public func adding(_ more: [any Subcommand.Type]) -> SubcommandTable {
+    let names = Set(more.map { $0.configuration.name })
+    return SubcommandTable(subcommands + more, handedOff: handedOff.filter { !names.contains($0) })
+  }
+
+  /// What a command line asks for.
+  public enum Invocation {
+    case run(any Subcommand)
+    /// Help for one subcommand, or the overview (nil).
+    case help(String?)
+    case version
+    /// A subcommand of ``handedOff``, to hand over as given.
+    case handOff
+  }
+
+  /// The subcommand named `name`.
+  public func subcommand(_ name: String) -> (any Subcommand.Type)? {
+    subcommands.first { $0.configuration.name == name }
+  }
+
+  /// Every subcommand's name, and `help`.
+  public var names: [String] { subcommands.map { $0.configuration.name } + handedOff + ["help"] }
+
+  // MARK: - Parsing
+
+  /// Parses the arguments after the program name.
+  public func parse(_ arguments: [String]) throws -> Invocation {
+    let words = positional(in: arguments)
+    if let first = words.first, handedOff.contains(first) { return .handOff }
+    if words.first == "help", words.count > 1, handedOff.contains(words[1]) { return .handOff }
+    do {
+      return try parseHere(arguments)
+    } catch var error as UsageError {
+      // Show the usage of the subcommand the user was typing, if any.
+      if error.subcommand == nil, let first = words.first, subcommand(first) != nil {
+        error.subcommand = first
+      }
+      throw error
+    }
+  }
+
+  /// The arguments that are not options or their values: the subcommand's
+  /// name first. An option this runner does not know is taken for a flag.
+  private func positional(in arguments: [String]) -> [String] {
+    let options = allOptions
+    var words: [String] = []
+    var index = arguments.startIndex
+    while index < arguments.endIndex {
+      let argument = arguments[index]
+      index += 1
+      if argument == "--" { return words + arguments[index...] }
+      guard argument.hasPrefix("-"), argument.count > 1 else {
+        words.append(argument)
+        continue
+      }
+      if !argument.contains("="), options.contains(where: { $0.name == argument && $0.value != nil }) {
+        index += 1
+      }
+    }
+    return words
+  }
+
+  private func parseHere(_ arguments: [String]) throws -> Invocation {
+    var positional: [String] = []
+    var values: [String: String] = [:]
+    var wantsHelp = false
+    let options = allOptions
+    var index = arguments.startIndex
+    while index < arguments.endIndex {
+      let argument = arguments[index]
+      index += 1
+      if argument == "--" {
+        positional += arguments[index...]
+        break
+      }
+      guard argument.hasPrefix("-"), argument.count > 1 else {
+        positional.append(argument)
+        continue
+      }
+      var name = argument
+      var inlineValue: String?
+      if let equals = argument.firstIndex(of: "=") {
+        name = String(argument[..<equals])
+        inlineValue = String(argument[argument.index(after: equals)...])
+      }
+      switch name {
+      case "-h", "--help":
+        wantsHelp = true
+        continue
+      case "--version":
+        return .version
+      default:
+        break
+      }
+      guard let option = options.first(where: { $0.name == name }) else {
+        throw UsageError(message: "unknown option '\(argument)'", subcommand: positional.first)
+      }
+      if option.value == nil {
+        if inlineValue != nil { throw UsageError(message: "'\(name)' takes no value") }
+        values[name] = ""
+      } else if let inlineValue {
+        values[name] = inlineValue
+      } else {
+        // The next argument is the value, even if it starts with "-".
+        guard index < arguments.endIndex else { throw UsageError(message: "missing value for '\(name)'") }
+        values[name] = arguments[index]
+        index += 1
+      }
+    }
+
+    if wantsHelp { return .help(positional.first) }
+    guard let name = positional.first ?? defaultSubcommand?.configuration.name else { return .help(nil) }
+    let rest = Array(positional.dropFirst())
+    if name == "help" {
+      if rest.count > 1 { throw UsageError(message: "unexpected argument '\(rest[1])'", subcommand: name) }
+      return .help(rest.first)
+    }
+    guard let type = subcommand(name) else {
+      if Int(name) != nil {
+        throw UsageError(message: "unknown subcommand '\(name)'. Did you mean 'check \(name)'?")
+      }
+      let guess = names.min { editDistance(name, $0) < editDistance(name, $1) }
+      let suggestion = guess.flatMap { editDistance(name, $0) <= 2 ? " Did you mean '\($0)'?" : nil } ?? ""
+      throw UsageError(message: "unknown subcommand '\(name)'.\(suggestion)")
+    }
+    let configuration = type.configuration
+
+    // Options: each must be one the subcommand takes.
+    for optionName in values.keys.sorted()
+    where !configuration.options.contains(where: { $0.name == optionName }) {
+      let owners = subcommands.filter { $0.configuration.options.contains { $0.name == optionName } }
+        .map { "'\($0.configuration.name)'" }
+      let list =
+        owners.count > 1
+        ? owners.dropLast().joined(separator: ", ") + " and " + owners.last! : owners.first ?? ""
+      throw UsageError(
+        message: "'\(optionName)' does not apply to '\(name)'" + (owners.isEmpty ? "" : " (only to \(list))"),
+        subcommand: name)
+    }
+    // Arguments: as many as it takes; the subcommand decides whether it
+    // may go without one (`reset --all`).
+    let takes = configuration.argument.map { $0.repeats ? Int.max : 1 } ?? 0
+    if rest.count > takes {
+      throw UsageError(message: "unexpected argument '\(rest[takes])'", subcommand: name)
+    }
+    return .run(
+      try type.init(
+        parsing: ParsedArguments(
+          subcommand: name, argumentName: configuration.argument?.name, arguments: rest, values: values)))
+  }
+
+  private var defaultSubcommand: (any Subcommand.Type)? { subcommands.first { $0.configuration.isDefault } }
+
+  /// Every option some subcommand takes, once.
+  private var allOptions: [Option] {
+    var seen: Set<String> = []
+    return subcommands.flatMap { $0.configuration.options }.filter { seen.insert($0.name).inserted }
+  }
+}
+
+extension ParsedArguments {
+  /// The positional argument, which the subcommand needs here: a usage
+  /// error with an example when it is missing.
+  public func required(example: String) throws -> String {
+    guard let argument else {
+      throw error(
+        "'\(subcommand)' needs a \(argumentName ?? "argument"), for example '\(subcommand) \(example)'")
+    }
+    return argument
+  }
+}

@@ -1,0 +1,48 @@
+/// What every grading subcommand (`progress`, `check`, `watch`) is told:
+/// which folder to grade, and for how long at most.
+public struct GradingOptions: Equatable, Sendable {
+  /// Grade `Solutions/` instead of `Chapters/`.
+  public var solutions = false
+  /// The hard time limit for one chapter's grading, in seconds.
+  public var timeLimit: Double = Grader.defaultTimeLimit
+
+  public init(solutions: Bool = false, timeLimit: Double = Grader.defaultTimeLimit) {
+    self.solutions = solutions
+    self.timeLimit = timeLimit
+  }
+
+  /// Reads `--solutions` and `--timeout`.
+  public init(parsing arguments: ParsedArguments) throws {
+    solutions = arguments.flag(Self.solutionsOption)
+    timeLimit = try Self.timeLimit(arguments) ?? Grader.defaultTimeLimit
+  }
+
+  /// The folder graded.
+  public var variant: Variant { solutions ? .solutions : .chapters }
+
+  /// `--solutions`.
+  public static let solutionsOption = Option(
+    name: "--solutions", help: "Grade Solutions/ instead of Chapters/.")
+
+  /// `--timeout`, which `verify` and `grade` take too.
+  public static let timeoutOption = Option(
+    name: "--timeout", value: "seconds", help: "The time limit for one chapter's grading, from 1 to 3600.",
+    defaultValue: String(Int(Grader.defaultTimeLimit)))
+
+  /// The `--timeout` given, if any.
+  public static func timeLimit(_ arguments: ParsedArguments) throws -> Double? {
+    try arguments.seconds(timeoutOption, in: 1...3600)
+  }
+
+  /// Both options, as the grading subcommands list them.
+  public static let options = [solutionsOption, timeoutOption]
+}
+
+extension SubcommandConfiguration.Argument {
+  /// A chapter, left out for the one the learner is on.
+  static let chapter = Self(
+    name: "chapter", help: "A number (4 or 04) or a name (DebouncedSearch).", whenLeftOut: currentChapter)
+
+  /// What a subcommand whose chapter is left out works on.
+  static let currentChapter = "the chapter you are on (the one you edited last that is not done)"
+}

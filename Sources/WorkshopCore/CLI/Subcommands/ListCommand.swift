@@ -1,0 +1,18 @@
+/// `workshop list`: the chapters.
+public struct ListCommand: Subcommand, Equatable {
+  public static let configuration = SubcommandConfiguration(name: "list", summary: "List the chapters.")
+
+  public init() {}
+
+  public init(parsing arguments: ParsedArguments) throws {}
+
+  public func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
+    let width = workspace.curriculum.chapters.map(\.title.count).max() ?? 0
+    for chapter in workspace.curriculum.chapters {
+      let title = chapter.title + String(repeating: " ", count: width - chapter.title.count)
+      workshop.console.out(
+        "\(chapter.paddedNumber)  \(workshop.style.bold(title))  \(workshop.style.dim(chapter.summary))")
+    }
+    return Workshop.ExitCode.success
+  }
+}

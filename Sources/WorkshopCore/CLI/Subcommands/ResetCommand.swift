@@ -1,0 +1,43 @@
+/// `workshop reset <chapter>` or `workshop reset --all`: starter code back,
+/// the learner's files backed up first.
+public struct ResetCommand: Subcommand, Equatable {
+  public static let configuration = SubcommandConfiguration(
+    name: "reset", summary: "Start a chapter again from its starter code.",
+    discussion: """
+      Puts the chapter's files back as the course shipped them, even if you
+      committed your changes. Your files are first copied to
+      .workshop/backups/<chapter>/<time>/, and the command says where.
+      """,
+    argument: .init(name: "chapter", help: "A number (4 or 04) or a name (DebouncedSearch)."),
+    options: [allOption])
+
+  static let allOption = Option(name: "--all", help: "Reset every chapter.")
+
+  /// The chapter to reset; nil with `all`.
+  public var chapter: String?
+  /// Reset every chapter.
+  public var all: Bool
+
+  public init(chapter: String?, all: Bool = false) {
+    self.chapter = chapter
+    self.all = all
+  }
+
+  public init(parsing arguments: ParsedArguments) throws {
+    all = arguments.flag(Self.allOption)
+    if all {
+      if let chapter = arguments.argument {
+        throw arguments.error("give a chapter or '--all', not both ('\(chapter)')")
+      }
+      chapter = nil
+    } else {
+      chapter = try arguments.required(example: "04")
+    }
+  }
+
+  public func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
+    if all { return workshop.reset(workspace.curriculum.chapters, workspace) }
+    guard let chapter = workshop.resolve(chapter, in: workspace) else { return Workshop.ExitCode.usage }
+    return workshop.reset([chapter], workspace)
+  }
+}
