@@ -101,16 +101,18 @@ var products: [Product] = [
 ]
 if !gradingOnly {
   targets += [
-    // The grading library and the learner's runner on top of it; the
-    // instructor's commands (`verify`, `grade`) in a module and a runner of
-    // their own, to which the learner's runner hands them: the learner's
-    // runner compiles none of their code, and the compiler keeps the
-    // dependency one way.
+    // The grading library; the learner's subcommands and runner on top of
+    // it; the instructor's and the maintainer's commands (`verify`, `grade`,
+    // `dev`) in a module and a runner of their own, to which the learner's
+    // runner hands them: the learner's runner compiles none of their code,
+    // and the compiler keeps every dependency one way.
     .target(name: "WorkshopCore", dependencies: ["CheckTranscript"], path: "Sources/WorkshopCore"),
-    .executableTarget(name: "workshop", dependencies: ["WorkshopCore"], path: "Sources/workshop"),
+    .target(name: "WorkshopLearner", dependencies: ["WorkshopCore"], path: "Sources/WorkshopLearner"),
+    .executableTarget(
+      name: "workshop", dependencies: ["WorkshopCore", "WorkshopLearner"], path: "Sources/workshop"),
     .target(name: "WorkshopInstructor", dependencies: ["WorkshopCore"], path: "Sources/WorkshopInstructor"),
     .executableTarget(
-      name: "workshop-instructor", dependencies: ["WorkshopCore", "WorkshopInstructor"],
+      name: "workshop-instructor", dependencies: ["WorkshopCore", "WorkshopLearner", "WorkshopInstructor"],
       path: "Sources/workshop-instructor"),
     .testTarget(
       name: "ConcurrencyTestKitTests", dependencies: ["ConcurrencyTestKit"],
@@ -120,7 +122,7 @@ if !gradingOnly {
     targets.append(
       .testTarget(
         name: "WorkshopCoreTests",
-        dependencies: ["WorkshopCore", "WorkshopInstructor", "ConcurrencyTestKit"],
+        dependencies: ["WorkshopCore", "WorkshopLearner", "WorkshopInstructor", "ConcurrencyTestKit"],
         path: "Tests/WorkshopCoreTests"))
   }
   products.insert(

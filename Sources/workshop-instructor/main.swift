@@ -1,6 +1,7 @@
 import Foundation
 import WorkshopCore
 import WorkshopInstructor
+import WorkshopLearner
 
 // The learner's runner with the instructor's commands, `verify` and `grade`:
 // `swift run workshop verify` hands its command here (see
@@ -8,7 +9,8 @@ import WorkshopInstructor
 // and removes its temporary folder; so does a normal exit.
 InstructorForwarding.finishHandOff()
 Interrupts.install()
-let status = Workshop(subcommands: InstructorCommands.table).run(Array(CommandLine.arguments.dropFirst()))
+let status = Workshop(subcommands: SubcommandTable(LearnerCommands.all + InstructorCommands.all)).run(
+  Array(CommandLine.arguments.dropFirst()))
 Interrupts.waitIfStopping()
 TemporaryFolder.shared.remove()
 exit(status)

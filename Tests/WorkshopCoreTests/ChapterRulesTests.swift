@@ -3,6 +3,7 @@ import Testing
 
 @testable import WorkshopCore
 @testable import WorkshopInstructor
+@testable import WorkshopLearner
 
 @Suite("Reading Swift as the compiler does")
 struct SwiftTokensTests {

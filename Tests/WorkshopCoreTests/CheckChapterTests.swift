@@ -3,6 +3,7 @@ import Testing
 
 @testable import WorkshopCore
 @testable import WorkshopInstructor
+@testable import WorkshopLearner
 
 /// A chapter whose checks the learner writes, against component `Widget`.
 private let checksChapter = Curriculum.Chapter(

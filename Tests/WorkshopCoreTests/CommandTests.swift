@@ -3,10 +3,11 @@ import Testing
 
 @testable import WorkshopCore
 @testable import WorkshopInstructor
+@testable import WorkshopLearner
 
 /// The instructor's runner's table: the learner's subcommands and the
 /// instructor's, all parsed here.
-private let table = InstructorCommands.table
+private let table = courseTable
 
 /// What `arguments` ask the instructor's runner to run.
 private func parsed(_ arguments: [String]) throws -> (any Subcommand)? {
@@ -204,7 +205,7 @@ struct CommandTests {
     "The learner's runner hands verify, grade and dev over whole, help for them too, and names them in its help"
   )
   func learnerHandsOff() throws {
-    let learner = SubcommandTable.learner
+    let learner = LearnerCommands.table
     for arguments in [
       ["verify"], ["verify", "--repeat", "0"], ["grade", "a", "--jobs", "2"], ["dev", "package"],
       ["help", "grade"], ["verify", "--help"], ["--timeout", "5", "verify"],

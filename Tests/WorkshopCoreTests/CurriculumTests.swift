@@ -3,6 +3,7 @@ import Testing
 
 @testable import WorkshopCore
 @testable import WorkshopInstructor
+@testable import WorkshopLearner
 
 private func chapter(_ number: Int, _ name: String, _ title: String) -> Curriculum.Chapter {
   Curriculum.Chapter(

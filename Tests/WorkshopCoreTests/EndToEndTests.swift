@@ -4,6 +4,7 @@ import Testing
 
 @testable import WorkshopCore
 @testable import WorkshopInstructor
+@testable import WorkshopLearner
 
 /// `Tests/Fixtures/MiniWorkshop`: one chapter per way learner code can end.
 private let fixture = URL(fileURLWithPath: #filePath)
@@ -34,6 +35,9 @@ func freshCopyOfFixture(_ name: String = "workshop-fixture", of source: String =
     at: courseRoot.appendingPathComponent(entryPoint), to: copy.appendingPathComponent(entryPoint))
   return copy
 }
+
+/// Every subcommand, as `workshop-instructor` runs them.
+let courseTable = SubcommandTable(LearnerCommands.all + InstructorCommands.all)
 
 /// The repository's own checkout.
 let courseRoot = fixture.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -69,7 +73,7 @@ func workshop(_ arguments: [String], in folder: URL) -> (status: Int32, out: Str
     err: { line in err.withLock { $0 += line + "\n" } })
   let status = Workshop(
     console: console, style: Style(colored: false), directory: folder,
-    subcommands: InstructorCommands.table
+    subcommands: courseTable
   ).run(arguments)
   return (status, out.withLock { $0 }, err.withLock { $0 })
 }

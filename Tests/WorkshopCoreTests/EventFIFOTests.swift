@@ -3,6 +3,7 @@ import Testing
 
 @testable import WorkshopCore
 @testable import WorkshopInstructor
+@testable import WorkshopLearner
 
 #if canImport(Glibc)
   import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopLearner
 
 #if canImport(Glibc)
   import Glibc

@@ -4,6 +4,7 @@ import Testing
 
 @testable import WorkshopCore
 @testable import WorkshopInstructor
+@testable import WorkshopLearner
 
 /// A copy of `Tests/Fixtures/ClassWorkshop` (two chapters with solutions)
 /// whose `curriculum.json` records its starters, as the course's does. One
@@ -219,7 +220,7 @@ struct LearnerLoopTests {
           out.withLock { $0 += line + "\n" }
           printing.yield()
         }, err: { _ in }),
-      style: Style(colored: false), directory: workspace.root)
+      style: Style(colored: false), directory: workspace.root, subcommands: LearnerCommands.table)
     command.stopWatching = { stop.load(ordering: .acquiring) }
     // The command's console is not Sendable; only this thread runs it.
     nonisolated(unsafe) let running = command

@@ -3,6 +3,7 @@ import Testing
 
 @testable import WorkshopCore
 @testable import WorkshopInstructor
+@testable import WorkshopLearner
 
 /// A fake build folder holding `WorkshopPackageTests.xctest` as each platform lays it out.
 private func buildFolder(bundle: Bool) throws -> URL {

@@ -4,6 +4,7 @@ import Testing
 
 @testable import WorkshopCore
 @testable import WorkshopInstructor
+@testable import WorkshopLearner
 
 @Suite("Failures point at the learner's code")
 struct PointerTests {

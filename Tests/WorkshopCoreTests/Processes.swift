@@ -2,6 +2,7 @@ import Foundation
 
 @testable import WorkshopCore
 @testable import WorkshopInstructor
+@testable import WorkshopLearner
 
 /// Waits, for at most `seconds`, until `condition` holds; returns whether it did.
 ///

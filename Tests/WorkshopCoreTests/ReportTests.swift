@@ -4,6 +4,7 @@ import Testing
 
 @testable import WorkshopCore
 @testable import WorkshopInstructor
+@testable import WorkshopLearner
 
 private func chapter(_ number: Int, _ title: String, fails: [String]) -> Curriculum.Chapter {
   Curriculum.Chapter(

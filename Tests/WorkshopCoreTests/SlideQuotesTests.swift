@@ -3,6 +3,7 @@ import Testing
 
 @testable import WorkshopCore
 @testable import WorkshopInstructor
+@testable import WorkshopLearner
 
 @Suite("Code on the slides quotes the course as it is")
 struct SlideQuotesTests {

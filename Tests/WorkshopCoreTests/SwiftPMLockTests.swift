@@ -3,6 +3,7 @@ import Testing
 
 @testable import WorkshopCore
 @testable import WorkshopInstructor
+@testable import WorkshopLearner
 
 @Suite("The quick rebuild and SwiftPM share one lock")
 struct SwiftPMLockTests {

@@ -3,6 +3,7 @@ import Testing
 
 @testable import WorkshopCore
 @testable import WorkshopInstructor
+@testable import WorkshopLearner
 
 /// The installed tar of a flavour, found by asking each candidate what it is.
 private func tar(_ flavour: Tar.Flavour) -> Tar? {

@@ -5,6 +5,7 @@ import Testing
 
 @testable import WorkshopCore
 @testable import WorkshopInstructor
+@testable import WorkshopLearner
 
 #if canImport(FoundationXML)
   import FoundationXML
@@ -236,7 +237,8 @@ struct TimelineTests {
     let workspace = Workspace(root: root, curriculum: Curriculum(title: "W", chapters: [chapter]))
     let out = Mutex("")
     let console = Workshop.Console(out: { line in out.withLock { $0 += line + "\n" } }, err: { _ in })
-    let runner = Workshop(console: console, style: Style(colored: false), directory: root)
+    let runner = Workshop(
+      console: console, style: Style(colored: false), directory: root, subcommands: LearnerCommands.table)
     let issue = Verdict(behaviour: "B", expected: "[Swift Book]", actual: "[Sweater]", events: lateAnswer)
       .text
     let failing = ChapterReport(

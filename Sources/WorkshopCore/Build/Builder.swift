@@ -189,7 +189,7 @@ public struct Builder: Sendable {
   }
 
   /// How a problem from ``ChapterRules`` ends: what tells it from a compiler error.
-  static let refusal = "A chapter may not do this: remove it."
+  package static let refusal = "A chapter may not do this: remove it."
 
   /// Source files SwiftPM would compile as another language.
   static let otherLanguages: Set<String> = ["c", "cc", "cpp", "cxx", "c++", "m", "mm", "s", "asm"]

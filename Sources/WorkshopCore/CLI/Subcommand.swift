@@ -97,6 +97,14 @@ public struct Option: Sendable, Equatable {
   }
 }
 
+extension Option {
+  /// `--timeout`: the time limit for one chapter's grading, which every
+  /// subcommand that grades takes (read with ``ParsedArguments/timeLimit()``).
+  public static let timeout = Option(
+    name: "--timeout", value: "seconds", help: "The time limit for one chapter's grading, from 1 to 3600.",
+    defaultValue: String(Int(Grader.defaultTimeLimit)))
+}
+
 /// A subcommand's arguments and options as given, for its
 /// ``Subcommand/init(parsing:)``.
 public struct ParsedArguments: Sendable {
@@ -150,6 +158,9 @@ public struct ParsedArguments: Sendable {
     }
     return seconds
   }
+
+  /// The `--timeout` given (``Option/timeout``), if any.
+  public func timeLimit() throws -> Double? { try seconds(.timeout, in: 1...3600) }
 
   /// A usage error about this subcommand.
   public func error(_ message: String) -> UsageError { UsageError(message: message, subcommand: subcommand) }

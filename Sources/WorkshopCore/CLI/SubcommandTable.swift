@@ -20,14 +20,6 @@ public struct SubcommandTable: Sendable {
     self.handedOff = handedOff
   }
 
-  /// The learner's subcommands; the instructor's and the maintainer's are
-  /// handed to `workshop-instructor`.
-  public static let learner = SubcommandTable(
-    [
-      ProgressCommand.self, CheckCommand.self, WatchCommand.self, HintCommand.self, SolutionCommand.self,
-      ResetCommand.self, ListCommand.self,
-    ], handedOff: InstructorForwarding.subcommands)
-
   /// This table with `more` run here rather than handed off.
   public func adding(_ more: [any Subcommand.Type]) -> SubcommandTable {
     let names = Set(more.map { $0.configuration.name })

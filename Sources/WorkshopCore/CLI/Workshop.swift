@@ -91,7 +91,7 @@ public struct Workshop {
   public var style: Style
   public var directory: URL
   /// For tests: ends `watch` when it returns true (learners press q).
-  var stopWatching: (@Sendable () -> Bool)?
+  package var stopWatching: (@Sendable () -> Bool)?
   /// The subcommands this runner runs, and those it hands to
   /// `workshop-instructor` (see ``InstructorForwarding``): the learner's
   /// `workshop` runs the learner's and hands off the instructor's and the
@@ -101,7 +101,7 @@ public struct Workshop {
 
   public init(
     console: Console = .standard, style: Style = .forStandardOutput(), directory: URL? = nil,
-    subcommands: SubcommandTable = .learner
+    subcommands: SubcommandTable
   ) {
     self.console = console
     self.style = style
@@ -198,39 +198,6 @@ public struct Workshop {
     }
   }
 
-  // MARK: - Subcommands
-
-  func progress(_ workspace: Workspace, _ options: GradingOptions) -> Int32 {
-    let report = Report(style: style, workspace: workspace, variant: options.variant)
-    let console = self.console
-    // The console clears the status line before each line it prints.
-    let rows = TableRows(chapters: workspace.curriculum.chapters, header: report.progressHeader) { line in
-      console.out(line)
-    } row: {
-      report.progressRow($0)
-    }
-    guard let (reports, reused) = grade(workspace, options, chapters: nil, reuse: true, rowReady: rows.take)
-    else {
-      return ExitCode.failure
-    }
-    rows.finish(reports)
-    console.out(report.progressFooter(reports, reused: reused))
-    return ExitCode.success
-  }
-
-  func check(_ chapter: Curriculum.Chapter, _ workspace: Workspace, _ options: GradingOptions, timeline: Bool)
-    -> Int32
-  {
-    guard let (reports, _) = grade(workspace, options, chapters: [chapter]), let report = reports.first else {
-      return ExitCode.failure
-    }
-    console.out(Report(style: style, workspace: workspace, variant: options.variant).chapterDetail(report))
-    if timeline, writeTimelines(report, workspace, options.variant) != ExitCode.success {
-      return ExitCode.failure
-    }
-    return report.state == .done ? ExitCode.success : ExitCode.failure
-  }
-
   // MARK: - Helpers
 
   /// The chapter `query` names; without a query, the chapter the learner is on.
@@ -267,68 +234,6 @@ public struct Workshop {
     return nil
   }
 
-  /// Grades `chapters` (every chapter when nil) and keeps the results
-  /// (see ``ResultCache``). With `reuse`, a chapter whose inputs did not
-  /// change since its kept result is not graded again: its number is in
-  /// `reused`.
-  ///
-  /// `rowReady` is given each chapter's report as soon as it is final (a
-  /// kept one first, as the learner's table will show it), from any thread,
-  /// one at a time.
-  func grade(
-    _ workspace: Workspace, _ options: GradingOptions, chapters: [Curriculum.Chapter]?, reuse: Bool = false,
-    rowReady: (@Sendable (ChapterReport) -> Void)? = nil
-  ) -> (reports: [ChapterReport], reused: Set<Int>)? {
-    if !options.solutions { Starters(workspace: workspace).remember() }
-    let code = Whereabouts(workspace: workspace).codeKeys()
-    var grader = Grader(
-      workspace: workspace, variant: options.variant,
-      timeLimit: options.timeLimit, progress: console.status)
-    if chapters == nil, !options.solutions {
-      // The table leaves an untouched chapter's versions for later: they
-      // are graded by the first table after its first edit, or by `check`.
-      grader.versionsPending = Starters(workspace: workspace).untouchedLearnerChecks()
-    }
-    let cache = ResultCache(grader)
-    let inputs = cache.snapshot()
-    var kept: [ChapterReport] = []
-    var stale = chapters ?? workspace.curriculum.chapters
-    if reuse { (kept, stale) = cache.lookUp(stale, in: inputs) }
-    if let rowReady {
-      let oneAtATime = Mutex(())
-      let solutions = options.solutions
-      let shown = { @Sendable (report: ChapterReport) in
-        oneAtATime.withLock { _ in
-          rowReady(solutions ? report : KnownChecks(workspace: workspace).fill([report])[0])
-        }
-      }
-      kept.forEach(shown)
-      grader.reported = shown
-    }
-    do {
-      var reports: [ChapterReport] = []
-      if stale.count == 1, let quick = try grader.gradeQuickly(stale[0]) {
-        reports = quick
-      } else if !stale.isEmpty {
-        reports = try grader.grade(stale)
-      }
-      cache.store(reports, gradedFrom: inputs)
-      reports = workspace.curriculum.chapters.compactMap { chapter in
-        (kept + reports).first { $0.chapter.number == chapter.number }
-      }
-      console.clearStatus()
-      if grader.sandbox == nil { console.err(style.dim("note: " + Sandbox.unavailableNote)) }
-      if !options.solutions {
-        reports = KnownChecks(workspace: workspace).fill(reports)
-        Whereabouts(workspace: workspace).remember(reports, code: code)
-      }
-      return (reports, Set(kept.map(\.chapter.number)))
-    } catch {
-      console.clearStatus()
-      console.err("error: \(error)")
-      return nil
-    }
-  }
 }
 
 /// Which status lines a log gets when standard error is not a terminal: the

@@ -120,7 +120,7 @@ extension Grader {
   }
 
   /// `3 s`, `2.5 s`.
-  static func seconds(_ value: Double) -> String {
+  package static func seconds(_ value: Double) -> String {
     value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
   }
 

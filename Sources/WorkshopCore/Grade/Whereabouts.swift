@@ -16,14 +16,14 @@ public struct Whereabouts: Sendable {
   private var file: URL { workspace.stateDirectory.appendingPathComponent("last-grades.json") }
 
   /// What the last grading of a chapter found, and for which code.
-  struct LastGrade: Codable, Equatable {
+  package struct LastGrade: Codable, Equatable {
     /// ``Whereabouts/codeKey(_:)`` of the code graded.
-    var code: String
-    var done: Bool
+    package var code: String
+    package var done: Bool
     /// The IDs of the checks that did not pass.
-    var failing: [String]
+    package var failing: [String]
     /// The files named by the chapter's compiler errors, when it did not compile.
-    var brokenFiles: [String]
+    package var brokenFiles: [String]
   }
 
   /// A name for a chapter's code as it is now.
@@ -63,7 +63,7 @@ public struct Whereabouts: Sendable {
   }
 
   /// The last grading of a chapter, if its code has not changed since.
-  func lastGrade(_ chapter: Curriculum.Chapter) -> LastGrade? {
+  package func lastGrade(_ chapter: Curriculum.Chapter) -> LastGrade? {
     guard let grade = load()[chapter.folder], grade.code == codeKey(chapter) else { return nil }
     return grade
   }

@@ -5,12 +5,10 @@ import WorkshopCore
 /// `workshop-instructor` is the learner's runner with these added:
 ///
 /// ```swift
-/// let status = Workshop(subcommands: InstructorCommands.table).run(["verify", "--fixes", "06"])
+/// let table = SubcommandTable(LearnerCommands.all + InstructorCommands.all)
+/// let status = Workshop(subcommands: table).run(["verify", "--fixes", "06"])
 /// ```
 public enum InstructorCommands {
   /// The subcommands, in the order help lists them.
   public static let all: [any Subcommand.Type] = [VerifyCommand.self, GradeCommand.self, DevCommand.self]
-
-  /// The learner's subcommands and these, all run here.
-  public static let table = SubcommandTable.learner.adding(all)
 }

@@ -21,7 +21,7 @@ public struct GradeCommand: Subcommand, Equatable {
       help:
         "A learner's copy of the workshop, its Chapters/ folder, or a .zip or .tar.gz of either. Give as many as you like.",
       repeats: true),
-    options: [reportDirectoryOption, jobsOption, GradingOptions.timeoutOption, unsandboxedOption])
+    options: [reportDirectoryOption, jobsOption, Option.timeout, unsandboxedOption])
 
   /// Where `grade` writes its reports unless told otherwise.
   public static let defaultReportDirectory = "grades"
@@ -71,7 +71,7 @@ public struct GradeCommand: Subcommand, Equatable {
       submissions: arguments.arguments, reportDirectory: reportDirectory,
       jobs: try arguments.wholeNumber(Self.jobsOption, in: 1...64),
       unsandboxed: arguments.flag(Self.unsandboxedOption),
-      timeLimit: try GradingOptions.timeLimit(arguments) ?? Grader.defaultTimeLimit)
+      timeLimit: try arguments.timeLimit() ?? Grader.defaultTimeLimit)
   }
 
   public func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {

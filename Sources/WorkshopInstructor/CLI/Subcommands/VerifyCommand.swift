@@ -13,7 +13,7 @@ public struct VerifyCommand: Subcommand, Equatable {
       'N passed, M failed' and exits 1 if anything failed. Runs in
       workshop-instructor, which SwiftPM builds on first use.
       """,
-    options: [repeatOption, fixesOption, GradingOptions.timeoutOption, recordStartersOption])
+    options: [repeatOption, fixesOption, Option.timeout, recordStartersOption])
 
   static let repeatOption = Option(
     name: "--repeat", value: "count",
@@ -51,7 +51,7 @@ public struct VerifyCommand: Subcommand, Equatable {
     self.init(
       repeatCount: try arguments.wholeNumber(Self.repeatOption, in: 1...1000) ?? 1,
       fixesOf: arguments.value(Self.fixesOption),
-      timeLimit: try GradingOptions.timeLimit(arguments) ?? Grader.defaultTimeLimit,
+      timeLimit: try arguments.timeLimit() ?? Grader.defaultTimeLimit,
       recordStarters: arguments.flag(Self.recordStartersOption))
   }
 

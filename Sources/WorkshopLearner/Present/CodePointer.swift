@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// Where in the learner's own code a failing check points, as
 /// `Chapters/06-Continuations/ProfileBridge.swift:12`, shown before anything

@@ -1,3 +1,5 @@
+import WorkshopCore
+
 /// `workshop solution [<chapter>]`: the reference solution beside the learner's code.
 public struct SolutionCommand: Subcommand, Equatable {
   public static let configuration = SubcommandConfiguration(

@@ -1,3 +1,5 @@
+import WorkshopCore
+
 /// `workshop list`: the chapters.
 public struct ListCommand: Subcommand, Equatable {
   public static let configuration = SubcommandConfiguration(name: "list", summary: "List the chapters.")

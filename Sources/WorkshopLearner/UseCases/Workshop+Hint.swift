@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// `workshop hint`: one more hint, for the exercise that still fails.
 extension Workshop {

@@ -1,3 +1,5 @@
+import WorkshopCore
+
 /// `workshop watch [<chapter>]`: grading on every save.
 public struct WatchCommand: Subcommand, Equatable {
   public static let configuration = SubcommandConfiguration(

@@ -1,3 +1,5 @@
+import WorkshopCore
+
 /// `workshop hint [<chapter>]`: the next hint.
 public struct HintCommand: Subcommand, Equatable {
   public static let configuration = SubcommandConfiguration(

@@ -1,3 +1,5 @@
+import WorkshopCore
+
 /// `workshop` or `workshop progress`: every chapter graded, as a table.
 public struct ProgressCommand: Subcommand, Equatable {
   public static let configuration = SubcommandConfiguration(

@@ -1,3 +1,5 @@
+import WorkshopCore
+
 /// `workshop reset <chapter>` or `workshop reset --all`: starter code back,
 /// the learner's files backed up first.
 public struct ResetCommand: Subcommand, Equatable {

@@ -1,5 +1,6 @@
 import CheckTranscript
 import Foundation
+import WorkshopCore
 
 /// Renders grading results as text for learners and instructors.
 public struct Report: Sendable {

@@ -1,3 +1,5 @@
+import WorkshopCore
+
 /// `workshop check [<chapter>]`: one chapter's checks, every failure explained.
 public struct CheckCommand: Subcommand, Equatable {
   public static let configuration = SubcommandConfiguration(

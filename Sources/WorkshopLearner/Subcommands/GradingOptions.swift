@@ -1,3 +1,5 @@
+import WorkshopCore
+
 /// What every grading subcommand (`progress`, `check`, `watch`) is told:
 /// which folder to grade, and for how long at most.
 public struct GradingOptions: Equatable, Sendable {
@@ -14,7 +16,7 @@ public struct GradingOptions: Equatable, Sendable {
   /// Reads `--solutions` and `--timeout`.
   public init(parsing arguments: ParsedArguments) throws {
     solutions = arguments.flag(Self.solutionsOption)
-    timeLimit = try Self.timeLimit(arguments) ?? Grader.defaultTimeLimit
+    timeLimit = try arguments.timeLimit() ?? Grader.defaultTimeLimit
   }
 
   /// The folder graded.
@@ -24,18 +26,8 @@ public struct GradingOptions: Equatable, Sendable {
   public static let solutionsOption = Option(
     name: "--solutions", help: "Grade Solutions/ instead of Chapters/.")
 
-  /// `--timeout`, which `verify` and `grade` take too.
-  public static let timeoutOption = Option(
-    name: "--timeout", value: "seconds", help: "The time limit for one chapter's grading, from 1 to 3600.",
-    defaultValue: String(Int(Grader.defaultTimeLimit)))
-
-  /// The `--timeout` given, if any.
-  public static func timeLimit(_ arguments: ParsedArguments) throws -> Double? {
-    try arguments.seconds(timeoutOption, in: 1...3600)
-  }
-
   /// Both options, as the grading subcommands list them.
-  public static let options = [solutionsOption, timeoutOption]
+  public static let options = [solutionsOption, Option.timeout]
 }
 
 extension SubcommandConfiguration.Argument {

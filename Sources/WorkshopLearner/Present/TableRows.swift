@@ -1,4 +1,5 @@
 import Synchronization
+import WorkshopCore
 
 /// Prints the progress table's rows in course order while chapters are
 /// graded: a chapter's row as soon as it and every row above it are known,

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// `reset` and `solution`: starting a chapter again, and comparing with the reference.
 extension Workshop {

@@ -1,4 +1,5 @@
 import Foundation
+import WorkshopCore
 
 /// `workshop check <chapter> --timeline`: each failing check's events, drawn.
 extension Workshop {
