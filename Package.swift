@@ -111,8 +111,10 @@ if !gradingOnly {
     .executableTarget(
       name: "workshop", dependencies: ["WorkshopCore", "WorkshopLearner"], path: "Sources/workshop"),
     .target(name: "WorkshopInstructor", dependencies: ["WorkshopCore"], path: "Sources/WorkshopInstructor"),
+    .target(name: "WorkshopMaintainer", dependencies: ["WorkshopCore"], path: "Sources/WorkshopMaintainer"),
     .executableTarget(
-      name: "workshop-instructor", dependencies: ["WorkshopCore", "WorkshopLearner", "WorkshopInstructor"],
+      name: "workshop-instructor",
+      dependencies: ["WorkshopCore", "WorkshopLearner", "WorkshopInstructor", "WorkshopMaintainer"],
       path: "Sources/workshop-instructor"),
     .testTarget(
       name: "ConcurrencyTestKitTests", dependencies: ["ConcurrencyTestKit"],
@@ -122,7 +124,9 @@ if !gradingOnly {
     targets.append(
       .testTarget(
         name: "WorkshopCoreTests",
-        dependencies: ["WorkshopCore", "WorkshopLearner", "WorkshopInstructor", "ConcurrencyTestKit"],
+        dependencies: [
+          "WorkshopCore", "WorkshopLearner", "WorkshopInstructor", "WorkshopMaintainer", "ConcurrencyTestKit",
+        ],
         path: "Tests/WorkshopCoreTests"))
   }
   products.insert(

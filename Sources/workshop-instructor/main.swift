@@ -2,6 +2,7 @@ import Foundation
 import WorkshopCore
 import WorkshopInstructor
 import WorkshopLearner
+import WorkshopMaintainer
 
 // The learner's runner with the instructor's commands, `verify` and `grade`:
 // `swift run workshop verify` hands its command here (see
@@ -9,7 +10,9 @@ import WorkshopLearner
 // and removes its temporary folder; so does a normal exit.
 InstructorForwarding.finishHandOff()
 Interrupts.install()
-let status = Workshop(subcommands: SubcommandTable(LearnerCommands.all + InstructorCommands.all)).run(
+let status = Workshop(
+  subcommands: SubcommandTable(LearnerCommands.all + MaintainerCommands.all + InstructorCommands.all)
+).run(
   Array(CommandLine.arguments.dropFirst()))
 Interrupts.waitIfStopping()
 TemporaryFolder.shared.remove()

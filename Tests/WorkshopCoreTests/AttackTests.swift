@@ -4,6 +4,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 /// The fixture workshop, in a copy of its own that these tests change.
 private let attacked = blockingTask("the fixture to attack") { () throws -> Workspace in

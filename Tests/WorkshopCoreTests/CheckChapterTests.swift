@@ -4,6 +4,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 /// A chapter whose checks the learner writes, against component `Widget`.
 private let checksChapter = Curriculum.Chapter(

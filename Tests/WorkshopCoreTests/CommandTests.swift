@@ -4,6 +4,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 /// The instructor's runner's table: the learner's subcommands and the
 /// instructor's, all parsed here.
@@ -221,7 +222,8 @@ struct CommandTests {
     // The instructor's runner runs every subcommand the learner's hands off.
     #expect(table.handedOff.isEmpty)
     #expect(
-      Set(InstructorCommands.all.map { $0.configuration.name }) == Set(InstructorForwarding.subcommands))
+      Set((InstructorCommands.all + MaintainerCommands.all).map { $0.configuration.name })
+        == Set(InstructorForwarding.subcommands))
   }
 }
 

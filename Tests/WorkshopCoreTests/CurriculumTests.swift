@@ -4,6 +4,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 private func chapter(_ number: Int, _ name: String, _ title: String) -> Curriculum.Chapter {
   Curriculum.Chapter(

@@ -5,6 +5,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 /// `Tests/Fixtures/MiniWorkshop`: one chapter per way learner code can end.
 private let fixture = URL(fileURLWithPath: #filePath)
@@ -37,7 +38,8 @@ func freshCopyOfFixture(_ name: String = "workshop-fixture", of source: String =
 }
 
 /// Every subcommand, as `workshop-instructor` runs them.
-let courseTable = SubcommandTable(LearnerCommands.all + InstructorCommands.all)
+let courseTable = SubcommandTable(
+  LearnerCommands.all + MaintainerCommands.all + InstructorCommands.all)
 
 /// The repository's own checkout.
 let courseRoot = fixture.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

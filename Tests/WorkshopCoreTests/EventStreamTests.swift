@@ -5,6 +5,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 /// A trimmed event stream of three tests: one passes, one fails, one never ends.
 private let stream = #"""

@@ -5,6 +5,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 /// The submissions of a small class, made from `Tests/Fixtures/ClassWorkshop`:
 /// each one a way learners hand in work, or a way it can go wrong.

@@ -5,6 +5,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 /// A copy of `Tests/Fixtures/ClassWorkshop` (two chapters with solutions)
 /// whose `curriculum.json` records its starters, as the course's does. One

@@ -4,6 +4,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 /// Why a test that needs a tool this machine lacks is skipped, in one line
 /// that says how to get the tool, or why this platform cannot have it.

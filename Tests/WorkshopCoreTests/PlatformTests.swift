@@ -4,6 +4,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 /// A fake build folder holding `WorkshopPackageTests.xctest` as each platform lays it out.
 private func buildFolder(bundle: Bool) throws -> URL {

@@ -5,6 +5,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 @Suite("Failures point at the learner's code")
 struct PointerTests {

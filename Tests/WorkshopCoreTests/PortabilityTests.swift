@@ -3,6 +3,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 /// The rule names the check reports for `source`, against a package declaring `macOS`.
 private func rules(_ source: String, macOS: Int? = 15) -> [String] {

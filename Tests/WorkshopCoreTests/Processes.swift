@@ -3,6 +3,7 @@ import Foundation
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 /// Waits, for at most `seconds`, until `condition` holds; returns whether it did.
 ///

@@ -4,6 +4,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 /// A ThreadSanitizer log as this toolchain writes it, trimmed, for a file at `path`.
 private func log(path: String) -> String {

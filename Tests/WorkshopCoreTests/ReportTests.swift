@@ -5,6 +5,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 private func chapter(_ number: Int, _ title: String, fails: [String]) -> Curriculum.Chapter {
   Curriculum.Chapter(

@@ -4,6 +4,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 /// Two chapters, in a workspace of their own in a temporary folder.
 private func workspace() throws -> Workspace {

@@ -4,6 +4,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 /// Runs a shell script in the sandbox, with `folder` shared, and reports how it ended.
 private func inSandbox(_ script: String, sharing folder: URL, timeLimit: Double = 60) throws -> ProcessOutcome

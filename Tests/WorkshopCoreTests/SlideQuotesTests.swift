@@ -4,6 +4,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 @Suite("Code on the slides quotes the course as it is")
 struct SlideQuotesTests {

@@ -4,6 +4,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 /// Whether `pid` is gone or a zombie within 10 s: on a busy machine a killed
 /// process can wait a while for the CPU time it needs to exit.

@@ -4,6 +4,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 @Suite("The quick rebuild and SwiftPM share one lock")
 struct SwiftPMLockTests {

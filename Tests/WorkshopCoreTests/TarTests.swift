@@ -4,6 +4,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 /// The installed tar of a flavour, found by asking each candidate what it is.
 private func tar(_ flavour: Tar.Flavour) -> Tar? {

@@ -6,6 +6,7 @@ import Testing
 @testable import WorkshopCore
 @testable import WorkshopInstructor
 @testable import WorkshopLearner
+@testable import WorkshopMaintainer
 
 #if canImport(FoundationXML)
   import FoundationXML

@@ -93,7 +93,7 @@ public struct GradingCopy: Sendable {
   private var startersRecord: URL { startersBuilds.appendingPathComponent("course.json") }
 
   /// Whether the kept build folders were made from the course as it is now.
-  func hasBuilds(of course: Fingerprint.Inputs) -> Bool {
+  package func hasBuilds(of course: Fingerprint.Inputs) -> Bool {
     guard let data = try? Data(contentsOf: startersRecord),
       let recorded = try? JSONDecoder().decode(Fingerprint.Inputs.self, from: data)
     else { return false }
@@ -102,7 +102,7 @@ public struct GradingCopy: Sendable {
 
   /// Keeps the copy's build folders (made from the starters) for
   /// ``restoreBuilds()``.
-  func saveBuilds(of course: Fingerprint.Inputs) throws {
+  package func saveBuilds(of course: Fingerprint.Inputs) throws {
     try? FileManager.default.removeItem(at: startersBuilds)
     try FileManager.default.createDirectory(at: startersBuilds, withIntermediateDirectories: true)
     try Self.copyTree(copy.url(".build"), to: startersBuilds.appendingPathComponent("build"))
@@ -112,7 +112,7 @@ public struct GradingCopy: Sendable {
   /// Puts back the build folders ``saveBuilds(of:)`` kept, so that nothing
   /// an earlier submission's build wrote (objects, modules, SwiftPM's
   /// caches) is built on; with none kept, the copy's are removed.
-  func restoreBuilds() throws {
+  package func restoreBuilds() throws {
     let builds = copy.url(".build")
     try? FileManager.default.removeItem(at: builds)
     let kept = startersBuilds.appendingPathComponent("build")
@@ -140,7 +140,7 @@ public struct GradingCopy: Sendable {
   }
 
   /// The Swift files under `folder`, by path relative to it.
-  static func swiftSources(in folder: URL) throws -> [String: String] {
+  package static func swiftSources(in folder: URL) throws -> [String: String] {
     var sources: [String: String] = [:]
     for path in files(under: folder) where path.hasSuffix(".swift") {
       sources[path] = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
