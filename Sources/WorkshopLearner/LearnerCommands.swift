@@ -6,13 +6,13 @@ import WorkshopCore
 /// of their code.
 ///
 ///     let status = Workshop(subcommands: LearnerCommands.table).run(["check", "04"])
-public enum LearnerCommands {
+package enum LearnerCommands {
   /// The subcommands, in the order help lists them.
-  public static let all: [any Subcommand.Type] = [
+  package static let all: [any Subcommand.Type] = [
     ProgressCommand.self, CheckCommand.self, WatchCommand.self, HintCommand.self, SolutionCommand.self,
     ResetCommand.self, ListCommand.self,
   ]
 
   /// The learner's runner's table.
-  public static let table = SubcommandTable(all, handedOff: InstructorForwarding.subcommands)
+  package static let table = SubcommandTable(all, handedOff: InstructorForwarding.subcommands)
 }

@@ -223,8 +223,7 @@ struct LearnerLoopTests {
         }, err: { _ in }),
       style: Style(colored: false), directory: workspace.root, subcommands: LearnerCommands.table)
     command.stopWatching = { stop.load(ordering: .acquiring) }
-    // The command's console is not Sendable; only this thread runs it.
-    nonisolated(unsafe) let running = command
+    let running = command
     let (ended, end) = AsyncStream<Int32>.makeStream()
     Thread.detachNewThread {
       end.yield(running.run(["watch", "01"]))

@@ -1,27 +1,27 @@
 import Foundation
 
 /// Why grading could not run at all.
-public struct GradingError: Error, CustomStringConvertible {
-  public var description: String
+package struct GradingError: Error, CustomStringConvertible {
+  package var description: String
 
   package init(description: String) { self.description = description }
 }
 
 /// A built variant: the test product and the chapters left out of it.
-public struct Build: Sendable {
+package struct Build: Sendable {
   /// The test product holding every chapter that compiled.
-  public var product: URL
+  var product: URL
   /// How this platform starts the product's checks.
-  public var launcher: TestLauncher
+  var launcher: TestLauncher
   /// Why each chapter left out of the build was left out: its first compiler
   /// errors, or the file that cannot be in a chapter.
-  public var brokenChapters: [Int: [String]]
+  package var brokenChapters: [Int: [String]]
   /// The sanitizer the product was built with, if any.
-  public var sanitizer: Sanitizer? = nil
+  var sanitizer: Sanitizer? = nil
 }
 
 /// A sanitizer a build can be instrumented with.
-public enum Sanitizer: String, Sendable {
+enum Sanitizer: String, Sendable {
   /// ThreadSanitizer: reports data races in the checks that run.
   case thread
 }
@@ -29,33 +29,33 @@ public enum Sanitizer: String, Sendable {
 /// Builds a variant with SwiftPM: leaves out the chapters that cannot build so
 /// that the others still can, and reuses the last build only when the content
 /// of every input is the same.
-public struct Builder: Sendable {
-  public var workspace: Workspace
-  public var variant: Variant
+package struct Builder: Sendable {
+  var workspace: Workspace
+  var variant: Variant
   /// The sanitizer to build with; its build has a scratch folder of its own.
-  public var sanitizer: Sanitizer?
+  var sanitizer: Sanitizer?
   /// Chapters this build leaves out on purpose (a sanitizer build holds only
   /// the chapters graded with it).
-  public var leftOut: Set<Int>
+  var leftOut: Set<Int>
   /// The environment builds run in (the runner's own temporary folder).
-  public var environment: [String: String]
+  var environment: [String: String]
   /// Called with short progress lines ("Building 12/40").
-  public var progress: (@Sendable (String) -> Void)?
+  var progress: (@Sendable (String) -> Void)?
   /// Whether the build holds the runner's own end-to-end tests
   /// (`WORKSHOP_RUNNER_TESTS=1`), which only `verify` runs: `swift test` and
   /// Xcode's ⌘U run the chapters and the kit's tests.
-  public var runnerTests = false
+  var runnerTests = false
   /// The sandbox SwiftPM runs in, with only the scratch folder writable:
   /// compiling and linking learner code runs it (see
   /// ``Sandbox/build(_:_:environment:package:scratch:timeLimit:poll:)``).
   /// Nil builds unsandboxed.
-  public var sandbox: Sandbox?
+  var sandbox: Sandbox?
   /// The modules this build may compile without SwiftPM when only their
   /// files changed since the last build (see
   /// ``ChapterRebuild/rebuildChanged(after:)``); nil: SwiftPM builds.
-  public var quickModules: [ChapterRebuild.Module]?
+  var quickModules: [ChapterRebuild.Module]?
 
-  public init(
+  init(
     workspace: Workspace, variant: Variant, sanitizer: Sanitizer? = nil, leftOut: Set<Int> = [],
     environment: [String: String], progress: (@Sendable (String) -> Void)? = nil
   ) {
@@ -75,7 +75,7 @@ public struct Builder: Sendable {
   /// module with a file whose content changed but whose date, to the second,
   /// did not (two saves in one second, a copy that kept the old date) is
   /// rebuilt from scratch, since SwiftPM would take it for unchanged.
-  public func build(force: Bool = false) throws -> Build {
+  func build(force: Bool = false) throws -> Build {
     let files = Fingerprint.states(workspace: workspace, variant: variant)
     if !force, let reused = lastCompleteBuild(ifBuiltFrom: files) {
       return reused

@@ -28,22 +28,22 @@ import Foundation
 /// let rebuild = ChapterRebuild(workspace: copy, variant: .chapters, environment: environment)
 /// if case .built(let build, _) = rebuild.rebuildChanged(after: last) { … } else { … SwiftPM … }
 /// ```
-public struct ChapterRebuild: Sendable {
-  public var workspace: Workspace
-  public var variant: Variant
-  public var environment: [String: String]
+package struct ChapterRebuild: Sendable {
+  var workspace: Workspace
+  var variant: Variant
+  var environment: [String: String]
   /// The sandbox the compiler and linker jobs run in, as SwiftPM's builds
   /// do (see ``Builder/sandbox``); nil runs them unsandboxed.
-  public var sandbox: Sandbox?
+  var sandbox: Sandbox?
   /// The modules this may compile: by default each chapter's (see
   /// ``chapterModules(in:variant:)``).
-  public var modules: [Module]
+  var modules: [Module]
   /// The scratch folder of the build this starts from: by default the
   /// variant's plain build's; a sanitizer's build has one of its own (see
   /// ``Builder/scratchPath``).
-  public var scratch: URL
+  var scratch: URL
 
-  public init(workspace: Workspace, variant: Variant, environment: [String: String], sandbox: Sandbox? = nil)
+  package init(workspace: Workspace, variant: Variant, environment: [String: String], sandbox: Sandbox? = nil)
   {
     self.workspace = workspace
     self.variant = variant
@@ -55,18 +55,18 @@ public struct ChapterRebuild: Sendable {
 
   /// A module the quick path compiles: the target SwiftPM builds from the
   /// Swift files under `folder`.
-  public struct Module: Sendable, Equatable {
+  struct Module: Sendable, Equatable {
     /// The module's name, as the plan keys its compile (`C.<name>-…-debug.module`).
-    public var name: String
+    var name: String
     /// The folder of its sources, relative to the workspace's root.
-    public var folder: String
+    var folder: String
     /// The modules compiled against its interface, compiled again when it changes.
-    public var dependents: [String]
+    var dependents: [String]
     /// The chapter whose code it is: a compile error in it breaks that
     /// chapter alone. Nil: an error makes the quick path step aside.
-    public var chapter: Int?
+    var chapter: Int?
 
-    public init(name: String, folder: String, dependents: [String] = [], chapter: Int? = nil) {
+    init(name: String, folder: String, dependents: [String] = [], chapter: Int? = nil) {
       self.name = name
       self.folder = folder
       self.dependents = dependents
@@ -77,7 +77,7 @@ public struct ChapterRebuild: Sendable {
   /// Each chapter's module, with its checks as its dependent; a chapter
   /// whose checks the learner writes is that test module, on which nothing
   /// depends.
-  public static func chapterModules(in workspace: Workspace, variant: Variant) -> [Module] {
+  static func chapterModules(in workspace: Workspace, variant: Variant) -> [Module] {
     workspace.curriculum.chapters.map { chapter in
       Module(
         name: chapter.codeModule, folder: workspace.codeFolder(chapter, variant),
@@ -85,7 +85,7 @@ public struct ChapterRebuild: Sendable {
     }
   }
 
-  public enum Outcome: Sendable {
+  package enum Outcome: Sendable {
     /// The chapter compiled and the test product was linked again;
     /// `checksRebuilt` when the chapter's checks had to be compiled again.
     case built(Build, checksRebuilt: Bool)
@@ -96,7 +96,7 @@ public struct ChapterRebuild: Sendable {
   }
 
   /// What rebuilding the changed modules gave.
-  public enum RoundOutcome: Sendable {
+  enum RoundOutcome: Sendable {
     /// The test product holds every module that compiled (linked again,
     /// unless none did). The build's `brokenChapters` are the chapters that
     /// did not, with their first errors; `checksRebuilt`, the chapters whose
@@ -110,7 +110,7 @@ public struct ChapterRebuild: Sendable {
   /// A chapter whose checks the learner writes is graded with builds of its
   /// own (its checks against each version of its component), which `watch`
   /// leaves to SwiftPM.
-  public func rebuild(_ chapter: Curriculum.Chapter, after last: Build) -> Outcome {
+  package func rebuild(_ chapter: Curriculum.Chapter, after last: Build) -> Outcome {
     guard !chapter.writesChecks else { return .unavailable("the chapter is graded with builds of its own") }
     switch rebuild(only: modules.filter { $0.chapter == chapter.number }, after: last) {
     case .unavailable(let reason):
@@ -128,7 +128,7 @@ public struct ChapterRebuild: Sendable {
   /// as in a SwiftPM build that leaves it out: the product may hold some of
   /// its objects, old or new, but its checks are not run, and it is
   /// compiled again next time.
-  public func rebuildChanged(after last: Build) -> RoundOutcome {
+  func rebuildChanged(after last: Build) -> RoundOutcome {
     rebuild(only: nil, after: last)
   }
 

@@ -1,19 +1,19 @@
 import Foundation
 
 /// Reading compiler output for the parts a learner needs.
-public enum Diagnostics {
+package enum Diagnostics {
   /// One compiler error, with the source line and caret that follow it.
-  public struct CompilerError: Sendable, Equatable {
+  package struct CompilerError: Sendable, Equatable {
     /// The file's path as the compiler printed it.
-    public var path: String
-    public var line: Int
-    public var column: Int
+    package var path: String
+    package var line: Int
+    var column: Int
     /// The error and its context lines.
-    public var text: String
+    package var text: String
   }
 
   /// The `path:line:col: error: ...` diagnostics in compiler output, deduplicated.
-  public static func compilerErrors(in output: String) -> [CompilerError] {
+  package static func compilerErrors(in output: String) -> [CompilerError] {
     let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     var errors: [CompilerError] = []
     var seen = Set<String>()
@@ -39,7 +39,7 @@ public enum Diagnostics {
   }
 
   /// The chapter number a source path belongs to: `.../Chapters/04-X/File.swift` is 4.
-  public static func chapterNumber(ofPath path: String) -> Int? {
+  static func chapterNumber(ofPath path: String) -> Int? {
     let parts = path.split(separator: "/").map(String.init)
     for (index, part) in parts.enumerated().dropLast()
     where ["Chapters", "Solutions", "Tests"].contains(part) {

@@ -5,9 +5,9 @@ import Foundation
 /// Dates cannot tell: SwiftPM compares them to the second, so two saves in
 /// one second look like one, and `cp -a`, `tar`, `unzip` and `rsync -a` keep
 /// a file's old date.
-public enum Fingerprint {
+package enum Fingerprint {
   /// The inputs of a variant's build: relative path to content hash.
-  public typealias Inputs = [String: String]
+  package typealias Inputs = [String: String]
 
   /// What a file was when read: its content hash, and its modification date
   /// in whole seconds, which is all SwiftPM compares.
@@ -41,13 +41,13 @@ public enum Fingerprint {
   /// Hashes the files that are the course's, not the learner's: the checks,
   /// the kit and the runner, and the manifests. Code under test must not
   /// change them.
-  public static func ofCourse(_ workspace: Workspace) -> Inputs {
+  package static func ofCourse(_ workspace: Workspace) -> Inputs {
     of(workspace: workspace, folders: ["Tests", "Sources"])
   }
 
   /// The course's files (see ``ofCourse(_:)``) added, removed or changed
   /// since `fingerprint` was taken, sorted.
-  public static func changes(since fingerprint: Inputs, in workspace: Workspace) -> [String] {
+  package static func changes(since fingerprint: Inputs, in workspace: Workspace) -> [String] {
     let now = ofCourse(workspace)
     return Set(fingerprint.keys).union(now.keys).filter { fingerprint[$0] != now[$0] }.sorted()
   }

@@ -16,7 +16,7 @@ import Foundation
 /// `$TMPDIR/_work_course_.build_workshop.lock`. The builder runs SwiftPM with
 /// `TMPDIR` set to the scratch folder's own `tmp` (see ``Builder``), so that
 /// is where the file is.
-public enum SwiftPMLock {
+enum SwiftPMLock {
   /// The temporary folder SwiftPM builds into `scratch` with.
   static func temporaryFolder(of scratch: URL) -> URL {
     scratch.appendingPathComponent("tmp")

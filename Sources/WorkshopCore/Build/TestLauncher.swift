@@ -15,9 +15,9 @@ import Foundation
 ///
 /// The test process is the launched process itself on both platforms, so a
 /// crash still ends it with a signal and a time limit still kills its group.
-public struct TestLauncher: Sendable, Equatable {
+package struct TestLauncher: Sendable, Equatable {
   /// How a platform starts a test product.
-  public enum Kind: Sendable, Equatable {
+  package enum Kind: Sendable, Equatable {
     /// Run the product as an executable (Linux).
     case direct
     /// Run the product through SwiftPM's testing helper (macOS).
@@ -25,20 +25,20 @@ public struct TestLauncher: Sendable, Equatable {
   }
 
   /// SwiftPM's testing helper and the loader paths `swift test` gives it.
-  public struct TestingHelper: Sendable, Equatable {
+  package struct TestingHelper: Sendable, Equatable {
     /// `<toolchain>/usr/libexec/swift/pm/swiftpm-testing-helper`.
-    public var helper: String
+    var helper: String
     /// For `DYLD_FRAMEWORK_PATH`: the folders that hold `Testing.framework`
     /// and the platform's developer frameworks.
-    public var frameworkPaths: [String]
+    var frameworkPaths: [String]
     /// For `DYLD_LIBRARY_PATH`: the folders that hold Swift Testing's
     /// libraries and the platform's developer libraries.
-    public var libraryPaths: [String]
+    var libraryPaths: [String]
     /// ThreadSanitizer's runtime, which must be loaded before the test
     /// bundle is: SwiftPM inserts it the same way for `swift test --sanitize=thread`.
-    public var threadSanitizerRuntime: String?
+    var threadSanitizerRuntime: String?
 
-    public init(
+    init(
       helper: String, frameworkPaths: [String], libraryPaths: [String], threadSanitizerRuntime: String? = nil
     ) {
       self.helper = helper
@@ -48,17 +48,13 @@ public struct TestLauncher: Sendable, Equatable {
     }
   }
 
-  public var kind: Kind
-
-  public init(kind: Kind) {
-    self.kind = kind
-  }
+  var kind: Kind
 
   /// The command that runs the checks of `product` with Swift Testing's `arguments`.
-  public struct Command: Sendable, Equatable {
-    public var executable: String
-    public var arguments: [String]
-    public var environment: [String: String]
+  package struct Command: Sendable, Equatable {
+    var executable: String
+    var arguments: [String]
+    var environment: [String: String]
 
     package init(executable: String, arguments: [String], environment: [String: String]) {
       self.executable = executable
@@ -69,7 +65,7 @@ public struct TestLauncher: Sendable, Equatable {
 
   /// The test product SwiftPM linked into a build's `debug` folder: the
   /// executable on Linux, the executable inside the bundle on macOS.
-  public func product(in folder: URL) throws -> URL {
+  func product(in folder: URL) throws -> URL {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     guard let bundle = names.sorted().first(where: { $0.hasSuffix("PackageTests.xctest") }) else {
       throw GradingError(description: "the build succeeded but no test product was found in \(folder.path)")
@@ -88,7 +84,7 @@ public struct TestLauncher: Sendable, Equatable {
   /// macOS the toolchain's testing helper, which loads the product into its
   /// own process. Code under test runs in that process, so without a
   /// sandbox it can write to either.
-  public func programs(running product: URL) -> [URL] {
+  func programs(running product: URL) -> [URL] {
     switch kind {
     case .direct: [product]
     case .testingHelper(let helper): [URL(fileURLWithPath: helper.helper), product]
@@ -98,7 +94,7 @@ public struct TestLauncher: Sendable, Equatable {
   /// What each of ``programs(running:)`` is now, by path: the product as the
   /// file system describes it (its build is recorded the same way), the
   /// helper by content (it is small, and nothing should ever change it).
-  public func identities(running product: URL) -> [String: String] {
+  func identities(running product: URL) -> [String: String] {
     var identities: [String: String] = [:]
     for program in programs(running: product) {
       identities[program.path] =
@@ -112,7 +108,7 @@ public struct TestLauncher: Sendable, Equatable {
   /// Mirrors SwiftPM's `TestRunner`: on macOS the helper gets the product after
   /// `--test-bundle-path` and again after the arguments, and the loader paths
   /// are appended to any the caller already set.
-  public func command(
+  func command(
     product: URL, arguments: [String], environment: [String: String], sanitizer: Sanitizer? = nil
   ) -> Command {
     let testing = ["--testing-library", "swift-testing"]
@@ -142,7 +138,7 @@ public struct TestLauncher: Sendable, Equatable {
 
 extension TestLauncher {
   /// The launcher for this platform, found once per run.
-  public static let platform: Result<TestLauncher, GradingError> = {
+  static let platform: Result<TestLauncher, GradingError> = {
     #if os(macOS)
       return Result {
         let platform = try? Subprocess.run(

@@ -16,16 +16,16 @@ import Foundation
 /// `swift run workshop-instructor verify` in the same course, which SwiftPM
 /// builds on first use, and whose output, exit status and signals are then
 /// the command's own.
-public enum InstructorForwarding {
+package enum InstructorForwarding {
   /// The executable product that holds the instructor's commands.
-  public static let product = "workshop-instructor"
+  static let product = "workshop-instructor"
 
   /// The subcommands the learner's runner hands to ``product``.
-  public static let subcommands = ["verify", "grade", "dev"]
+  package static let subcommands = ["verify", "grade", "dev"]
 
   /// The command line that builds and runs ``product`` with `arguments`
   /// (the command line given to `workshop`, without the program's name).
-  public static func commandLine(_ arguments: [String], root: URL) -> [String] {
+  static func commandLine(_ arguments: [String], root: URL) -> [String] {
     ["swift", "run", "--package-path", root.path, product] + arguments
   }
 
@@ -96,7 +96,7 @@ public enum InstructorForwarding {
   /// Called first by the instructor's runner: removes the temporary folder
   /// the hand-off gave SwiftPM, with what SwiftPM left in it, and gives the
   /// process the caller's `TMPDIR` back.
-  public static func finishHandOff() {
+  package static func finishHandOff() {
     guard let undo = undoHandOff(ProcessInfo.processInfo.environment) else { return }
     try? FileManager.default.removeItem(atPath: undo.remove)
     if let temporary = undo.temporary { setenv("TMPDIR", temporary, 1) } else { unsetenv("TMPDIR") }

@@ -18,7 +18,7 @@ import Foundation
 ///     }
 ///
 /// A runner lists its subcommands in a ``SubcommandTable``.
-public protocol Subcommand: Sendable {
+package protocol Subcommand: Sendable {
   /// Its name, help and options.
   static var configuration: SubcommandConfiguration { get }
 
@@ -34,31 +34,31 @@ public protocol Subcommand: Sendable {
 }
 
 /// What help and the parser know of a subcommand.
-public struct SubcommandConfiguration: Sendable {
+package struct SubcommandConfiguration: Sendable {
   /// `check`.
-  public var name: String
+  var name: String
   /// One line, for the overview.
-  public var summary: String
+  var summary: String
   /// The paragraph of its own help.
-  public var discussion: String
+  var discussion: String
   /// Its positional argument, if it takes one.
-  public var argument: Argument?
+  var argument: Argument?
   /// Its options, in the order help lists them.
-  public var options: [Option]
+  var options: [Option]
   /// Whether it runs when no subcommand is given.
-  public var isDefault: Bool
+  var isDefault: Bool
 
   /// A positional argument.
-  public struct Argument: Sendable {
+  package struct Argument: Sendable {
     /// `chapter`.
-    public var name: String
-    public var help: String
+    var name: String
+    var help: String
     /// What the subcommand does without it, when it may be left out.
-    public var whenLeftOut: String?
+    var whenLeftOut: String?
     /// Whether it may be given more than once.
-    public var repeats: Bool
+    var repeats: Bool
 
-    public init(name: String, help: String, whenLeftOut: String? = nil, repeats: Bool = false) {
+    package init(name: String, help: String, whenLeftOut: String? = nil, repeats: Bool = false) {
       self.name = name
       self.help = help
       self.whenLeftOut = whenLeftOut
@@ -66,7 +66,7 @@ public struct SubcommandConfiguration: Sendable {
     }
   }
 
-  public init(
+  package init(
     name: String, summary: String, discussion: String = "", argument: Argument? = nil,
     options: [Option] = [], isDefault: Bool = false
   ) {
@@ -80,16 +80,16 @@ public struct SubcommandConfiguration: Sendable {
 }
 
 /// An option of a subcommand.
-public struct Option: Sendable, Equatable {
+package struct Option: Sendable, Equatable {
   /// `--timeout`.
-  public var name: String
+  var name: String
   /// The value's placeholder (`seconds`); nil for a flag.
-  public var value: String?
-  public var help: String
+  var value: String?
+  var help: String
   /// The default, as help shows it.
-  public var defaultValue: String?
+  var defaultValue: String?
 
-  public init(name: String, value: String? = nil, help: String, defaultValue: String? = nil) {
+  package init(name: String, value: String? = nil, help: String, defaultValue: String? = nil) {
     self.name = name
     self.value = value
     self.help = help
@@ -100,24 +100,24 @@ public struct Option: Sendable, Equatable {
 extension Option {
   /// `--timeout`: the time limit for one chapter's grading, which every
   /// subcommand that grades takes (read with ``ParsedArguments/timeLimit()``).
-  public static let timeout = Option(
+  package static let timeout = Option(
     name: "--timeout", value: "seconds", help: "The time limit for one chapter's grading, from 1 to 3600.",
     defaultValue: String(Int(Grader.defaultTimeLimit)))
 }
 
 /// A subcommand's arguments and options as given, for its
 /// ``Subcommand/init(parsing:)``.
-public struct ParsedArguments: Sendable {
+package struct ParsedArguments: Sendable {
   /// The subcommand's name.
-  public var subcommand: String
+  var subcommand: String
   /// Its positional argument's name (`chapter`), if it takes one.
-  public var argumentName: String?
+  var argumentName: String?
   /// The positional arguments after the subcommand's name.
-  public var arguments: [String]
+  package var arguments: [String]
   /// The options given, by name: a flag's value is "".
   var values: [String: String]
 
-  public init(
+  init(
     subcommand: String, argumentName: String? = nil, arguments: [String] = [], values: [String: String] = [:]
   ) {
     self.subcommand = subcommand
@@ -127,16 +127,16 @@ public struct ParsedArguments: Sendable {
   }
 
   /// The positional argument, if given.
-  public var argument: String? { arguments.first }
+  package var argument: String? { arguments.first }
 
   /// Whether the flag was given.
-  public func flag(_ option: Option) -> Bool { values[option.name] != nil }
+  package func flag(_ option: Option) -> Bool { values[option.name] != nil }
 
   /// The option's value, if given.
-  public func value(_ option: Option) -> String? { values[option.name] }
+  package func value(_ option: Option) -> String? { values[option.name] }
 
   /// The option's value as a whole number in `range`, if given.
-  public func wholeNumber(_ option: Option, in range: ClosedRange<Int>) throws -> Int? {
+  package func wholeNumber(_ option: Option, in range: ClosedRange<Int>) throws -> Int? {
     guard let text = values[option.name] else { return nil }
     guard let number = Int(text), range.contains(number) else {
       throw UsageError(
@@ -148,7 +148,7 @@ public struct ParsedArguments: Sendable {
   }
 
   /// The option's value as a number of seconds in `range`, if given.
-  public func seconds(_ option: Option, in range: ClosedRange<Double>) throws -> Double? {
+  func seconds(_ option: Option, in range: ClosedRange<Double>) throws -> Double? {
     guard let text = values[option.name] else { return nil }
     guard let seconds = Double(text), range.contains(seconds) else {
       throw UsageError(
@@ -160,22 +160,22 @@ public struct ParsedArguments: Sendable {
   }
 
   /// The `--timeout` given (``Option/timeout``), if any.
-  public func timeLimit() throws -> Double? { try seconds(.timeout, in: 1...3600) }
+  package func timeLimit() throws -> Double? { try seconds(.timeout, in: 1...3600) }
 
   /// A usage error about this subcommand.
-  public func error(_ message: String) -> UsageError { UsageError(message: message, subcommand: subcommand) }
+  package func error(_ message: String) -> UsageError { UsageError(message: message, subcommand: subcommand) }
 }
 
 /// A command line that cannot be run as written (exit status 64).
-public struct UsageError: Error, Equatable, CustomStringConvertible {
-  public var message: String
+package struct UsageError: Error, Equatable, CustomStringConvertible {
+  var message: String
   /// The subcommand whose usage line to show with the error.
-  public var subcommand: String?
+  var subcommand: String?
 
-  public init(message: String, subcommand: String? = nil) {
+  init(message: String, subcommand: String? = nil) {
     self.message = message
     self.subcommand = subcommand
   }
 
-  public var description: String { message }
+  package var description: String { message }
 }

@@ -2,10 +2,10 @@
 /// subcommands' configurations.
 extension SubcommandTable {
   /// The runner's version.
-  public static let version = "0.3.0"
+  static let version = "0.3.0"
 
   /// The tool's help.
-  public var overview: String {
+  var overview: String {
     let defaultSubcommand = subcommands.first { $0.configuration.isDefault }?.configuration
     var lines = [
       "OVERVIEW: Grade your work on the Swift Concurrency Workshop.",
@@ -38,7 +38,7 @@ extension SubcommandTable {
   }
 
   /// The help for one subcommand, or the overview; nil if there is no such subcommand.
-  public func help(for name: String?) -> String? {
+  func help(for name: String?) -> String? {
     guard let name else { return overview }
     guard let subcommand = subcommand(name)?.configuration else { return nil }
     var lines = ["OVERVIEW: " + subcommand.summary]
@@ -55,7 +55,7 @@ extension SubcommandTable {
   }
 
   /// The one-line usage shown under a usage error.
-  public func usage(for name: String?) -> String {
+  package func usage(for name: String?) -> String {
     guard let name, let subcommand = subcommand(name)?.configuration else {
       return "Usage: workshop [<subcommand>] [<options>]"
     }

@@ -7,27 +7,27 @@
 ///     case .help(let topic): print(table.help(for: topic) ?? "")
 ///     case .version, .handOff: ...
 ///     }
-public struct SubcommandTable: Sendable {
+package struct SubcommandTable: Sendable {
   /// The subcommands this runner runs, in the order help lists them.
-  public var subcommands: [any Subcommand.Type]
+  var subcommands: [any Subcommand.Type]
   /// The subcommands it hands, with the whole command line, to the
   /// runner that holds them (see ``InstructorForwarding``), each with its
   /// one-line summary: the learner's runner compiles none of their code.
-  public var handedOff: [String]
+  var handedOff: [String]
 
-  public init(_ subcommands: [any Subcommand.Type], handedOff: [String] = []) {
+  package init(_ subcommands: [any Subcommand.Type], handedOff: [String] = []) {
     self.subcommands = subcommands
     self.handedOff = handedOff
   }
 
   /// This table with `more` run here rather than handed off.
-  public func adding(_ more: [any Subcommand.Type]) -> SubcommandTable {
+  func adding(_ more: [any Subcommand.Type]) -> SubcommandTable {
     let names = Set(more.map { $0.configuration.name })
     return SubcommandTable(subcommands + more, handedOff: handedOff.filter { !names.contains($0) })
   }
 
   /// What a command line asks for.
-  public enum Invocation {
+  enum Invocation {
     case run(any Subcommand)
     /// Help for one subcommand, or the overview (nil).
     case help(String?)
@@ -37,17 +37,17 @@ public struct SubcommandTable: Sendable {
   }
 
   /// The subcommand named `name`.
-  public func subcommand(_ name: String) -> (any Subcommand.Type)? {
+  func subcommand(_ name: String) -> (any Subcommand.Type)? {
     subcommands.first { $0.configuration.name == name }
   }
 
   /// Every subcommand's name, and `help`.
-  public var names: [String] { subcommands.map { $0.configuration.name } + handedOff + ["help"] }
+  var names: [String] { subcommands.map { $0.configuration.name } + handedOff + ["help"] }
 
   // MARK: - Parsing
 
   /// Parses the arguments after the program name.
-  public func parse(_ arguments: [String]) throws -> Invocation {
+  func parse(_ arguments: [String]) throws -> Invocation {
     let words = positional(in: arguments)
     if let first = words.first, handedOff.contains(first) { return .handOff }
     if words.first == "help", words.count > 1, handedOff.contains(words[1]) { return .handOff }
@@ -184,7 +184,7 @@ public struct SubcommandTable: Sendable {
 extension ParsedArguments {
   /// The positional argument, which the subcommand needs here: a usage
   /// error with an example when it is missing.
-  public func required(example: String) throws -> String {
+  package func required(example: String) throws -> String {
     guard let argument else {
       throw error(
         "'\(subcommand)' needs a \(argumentName ?? "argument"), for example '\(subcommand) \(example)'")

@@ -8,17 +8,17 @@ import Synchronization
 #endif
 
 /// The `workshop` command: parses arguments, runs a subcommand, returns the exit status.
-public struct Workshop {
+package struct Workshop {
   /// Where the command writes.
-  public struct Console: Sendable {
+  package struct Console: Sendable {
     /// Called from any thread (the progress table prints a chapter's row
     /// from the thread that graded it), one call at a time.
-    public var out: @Sendable (String) -> Void
-    public var err: @Sendable (String) -> Void
+    package var out: @Sendable (String) -> Void
+    package var err: @Sendable (String) -> Void
     /// Transient status on a terminal ("Building 12/40"); nil when not a terminal.
-    public var status: (@Sendable (String) -> Void)?
+    package var status: (@Sendable (String) -> Void)?
 
-    public init(
+    init(
       out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
       status: (@Sendable (String) -> Void)? = nil
     ) {
@@ -28,7 +28,7 @@ public struct Workshop {
     }
 
     /// Standard output and error, with a status line on standard error when it is a terminal.
-    public static var standard: Console {
+    static var standard: Console {
       let terminal = isatty(STDERR_FILENO) == 1
       // The status line shown on the terminal, "" when none: a line printed
       // from any thread first clears it, under the same lock, so a row of
@@ -87,9 +87,9 @@ public struct Workshop {
     }
   }
 
-  public var console: Console
-  public var style: Style
-  public var directory: URL
+  package var console: Console
+  package var style: Style
+  package var directory: URL
   /// For tests: ends `watch` when it returns true (learners press q).
   package var stopWatching: (@Sendable () -> Bool)?
   /// The subcommands this runner runs, and those it hands to
@@ -97,9 +97,9 @@ public struct Workshop {
   /// `workshop` runs the learner's and hands off the instructor's and the
   /// maintainer's, so that a learner's first run compiles none of their
   /// code; `workshop-instructor` runs them all.
-  public var subcommands: SubcommandTable
+  package var subcommands: SubcommandTable
 
-  public init(
+  package init(
     console: Console = .standard, style: Style = .forStandardOutput(), directory: URL? = nil,
     subcommands: SubcommandTable
   ) {
@@ -110,14 +110,14 @@ public struct Workshop {
   }
 
   /// Exit statuses, as swift-argument-parser uses them.
-  public enum ExitCode {
-    public static let success: Int32 = 0
-    public static let failure: Int32 = 1
-    public static let usage: Int32 = 64
+  package enum ExitCode {
+    package static let success: Int32 = 0
+    package static let failure: Int32 = 1
+    package static let usage: Int32 = 64
   }
 
   /// Runs the command line (without the program name) and returns the exit status.
-  public func run(_ arguments: [String]) -> Int32 {
+  package func run(_ arguments: [String]) -> Int32 {
     let invocation: SubcommandTable.Invocation
     do {
       invocation = try subcommands.parse(arguments)

@@ -28,14 +28,14 @@
 /// let found = ChapterRules.violations(in: ["Cache.swift": text], of: chapter)
 /// // [Cache.swift:3: uses @_cdecl, which defines a C symbol by name: …]
 /// ```
-public enum ChapterRules {
+package enum ChapterRules {
   /// One broken rule: where, and why.
-  public struct Violation: Sendable, Equatable, Codable, CustomStringConvertible {
+  package struct Violation: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The file, relative to the chapter's folder.
-    public var path: String
-    public var line: Int
-    public var reason: String
-    public var description: String { "\(path):\(line): \(reason)" }
+    package var path: String
+    package var line: Int
+    package var reason: String
+    package var description: String { "\(path):\(line): \(reason)" }
   }
 
   /// The modules any chapter may import.
@@ -146,7 +146,8 @@ public enum ChapterRules {
   ]
 
   /// The rules `sources` (paths relative to the chapter's folder, to text) break.
-  public static func violations(in sources: [String: String], of chapter: Curriculum.Chapter) -> [Violation] {
+  package static func violations(in sources: [String: String], of chapter: Curriculum.Chapter) -> [Violation]
+  {
     let modules = modules(for: chapter)
     var found: [Violation] = []
     let read = sources.mapValues(SwiftTokens.read)

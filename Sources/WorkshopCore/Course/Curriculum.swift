@@ -4,66 +4,61 @@ import Foundation
 ///
 /// Read from `curriculum.json` at the top of the repository, the single source
 /// of truth that `Package.swift`, the grader and `verify` all share.
-public struct Curriculum: Codable, Sendable, Equatable {
+package struct Curriculum: Codable, Sendable, Equatable {
   /// The course's name.
-  public var title: String
+  package var title: String
   /// The chapters, in course order.
-  public var chapters: [Chapter]
-
-  public init(title: String, chapters: [Chapter]) {
-    self.title = title
-    self.chapters = chapters
-  }
+  package var chapters: [Chapter]
 
   /// One chapter of the course.
-  public struct Chapter: Codable, Sendable, Equatable {
+  package struct Chapter: Codable, Sendable, Equatable {
     /// The chapter's number, fixed for the life of the course.
-    public var number: Int
+    package var number: Int
     /// The chapter's name in code: its module is `name`, its checks `nameTests`.
-    public var name: String
+    var name: String
     /// The chapter's title in plain words.
-    public var title: String
+    package var title: String
     /// One sentence saying what the chapter teaches.
-    public var summary: String
+    package var summary: String
     /// The files the learner edits, relative to the chapter's folder.
-    public var files: [String]
+    package var files: [String]
     /// Hints from a nudge to nearly the answer, shown one at a time, for a
     /// chapter of one exercise; empty when the chapter lists `exercises`.
-    public var hints: [Hint]
+    package var hints: [Hint]
     /// The exercises of a chapter with several files, each with its own
     /// hints; empty for a chapter of one exercise.
-    public var exercises: [Exercise]
+    package var exercises: [Exercise]
     /// The display names of the checks the starter fails, as shipped.
-    public var starterFails: [String]
+    package var starterFails: [String]
     /// Whether the checks must also pass under ThreadSanitizer, with no race
     /// reported, for the chapter to be done.
-    public var raceChecked: Bool
+    package var raceChecked: Bool
     /// The display names of the checks the starter passes, but fails under
     /// ThreadSanitizer: a data race and nothing else.
-    public var starterRaces: [String]
+    package var starterRaces: [String]
     /// For a chapter in which the learner writes the checks: the module of
     /// the component they check (`Sources/<component>`). The chapter's folder
     /// is then a test target, `nameTests`, graded against the component and
     /// against broken versions of it (see ``Grader``).
-    public var component: String?
+    package var component: String?
     /// What each of the chapter's checks is worth in a class's grades
     /// (`workshop grade`); 1 unless `curriculum.json` says otherwise.
-    public var pointsPerCheck: Double
+    package var pointsPerCheck: Double
     /// The chapter's files as the course ships them: the content hash of each
     /// file in its `Chapters/` folder, by name (see ``Starters``).
-    public var starter: [String: String]
+    package var starter: [String: String]
     /// Set only in the runner's own fixtures: the chapter's code attacks the
     /// grader on purpose, with what ``ChapterRules`` refuses, so that the
     /// defenses behind the rules (the sandbox, the stream's checks, the
     /// run's witness) are each tested on their own.
-    public var attacksTheGrader: Bool = false
+    package var attacksTheGrader: Bool = false
     /// Set when the chapter compiles as a new Xcode 26 app target does
     /// (default main-actor isolation, Approachable Concurrency) rather than
     /// with SwiftPM's defaults: `Package.swift` gives its target those
     /// settings (see ``PackageManifest``).
-    public var xcodeAppDefaults: Bool = false
+    var xcodeAppDefaults: Bool = false
 
-    public init(
+    package init(
       number: Int, name: String, title: String, summary: String, files: [String],
       hints: [Hint], starterFails: [String], raceChecked: Bool = false, starterRaces: [String] = [],
       component: String? = nil, pointsPerCheck: Double = 1, starter: [String: String] = [:],
@@ -89,7 +84,7 @@ public struct Curriculum: Codable, Sendable, Equatable {
       case pointsPerCheck, starter, exercises, attacksTheGrader, xcodeAppDefaults
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       self.init(
         number: try container.decode(Int.self, forKey: .number),
@@ -110,26 +105,26 @@ public struct Curriculum: Codable, Sendable, Equatable {
     }
 
     /// The chapter's exercises: those listed, or the chapter itself as one.
-    public var allExercises: [Exercise] {
+    package var allExercises: [Exercise] {
       guard exercises.isEmpty else { return exercises }
       return [Exercise(name: name.lowercased(), file: files.first ?? "", suites: [], hints: hints)]
     }
 
     /// The two-digit number, as in folder names: `04`.
-    public var paddedNumber: String { number < 10 ? "0\(number)" : "\(number)" }
+    package var paddedNumber: String { number < 10 ? "0\(number)" : "\(number)" }
     /// The folder under `Chapters/` and `Solutions/`: `04-DebouncedSearch`.
-    public var folder: String { "\(paddedNumber)-\(name)" }
+    package var folder: String { "\(paddedNumber)-\(name)" }
     /// The test module holding the chapter's checks.
-    public var testModule: String { "\(name)Tests" }
+    package var testModule: String { "\(name)Tests" }
     /// Whether the learner writes this chapter's checks (it has a component).
-    public var writesChecks: Bool { component != nil }
+    package var writesChecks: Bool { component != nil }
     /// The module built from the chapter's folder: the chapter's code, or,
     /// when the learner writes the checks, their test module.
-    public var codeModule: String { writesChecks ? testModule : name }
+    package var codeModule: String { writesChecks ? testModule : name }
     /// The folder of the checks under `Tests/`.
-    public var testFolder: String { "\(folder)Tests" }
+    var testFolder: String { "\(folder)Tests" }
     /// The slide deck under `Slides/`.
-    public var slides: String { "\(folder).md" }
+    var slides: String { "\(folder).md" }
   }
 }
 
@@ -139,21 +134,21 @@ extension Curriculum {
   ///
   /// In `curriculum.json`, a hint about the whole exercise is a string; one
   /// about some checks is `{"text": "…", "about": ["profileOnly", …]}`.
-  public struct Hint: Codable, Sendable, Equatable, ExpressibleByStringLiteral {
-    public var text: String
+  package struct Hint: Codable, Sendable, Equatable, ExpressibleByStringLiteral {
+    package var text: String
     /// The checks it is about; empty when it is about all of them.
-    public var about: [String]
+    package var about: [String]
 
-    public init(_ text: String, about: [String] = []) {
+    init(_ text: String, about: [String] = []) {
       self.text = text
       self.about = about
     }
 
-    public init(stringLiteral text: String) { self.init(text) }
+    package init(stringLiteral text: String) { self.init(text) }
 
     enum CodingKeys: String, CodingKey { case text, about }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
       if let text = try? decoder.singleValueContainer().decode(String.self) {
         self.init(text)
         return
@@ -164,7 +159,7 @@ extension Curriculum {
         about: try container.decodeIfPresent([String].self, forKey: .about) ?? [])
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
       if about.isEmpty {
         var container = encoder.singleValueContainer()
         try container.encode(text)
@@ -176,31 +171,24 @@ extension Curriculum {
     }
 
     /// Whether it helps with any of the checks with Swift Testing IDs `ids`.
-    public func isAbout(anyOf ids: some Collection<String>) -> Bool {
+    package func isAbout(anyOf ids: some Collection<String>) -> Bool {
       about.isEmpty || ids.contains { id in about.contains { id.contains("/\($0)(") } }
     }
   }
 
   /// One exercise of a chapter: a file to fix, the checks that grade it and its hints.
-  public struct Exercise: Codable, Sendable, Equatable {
+  package struct Exercise: Codable, Sendable, Equatable {
     /// What the learner types to pick it: `hint 02 --exercise mirror`.
-    public var name: String
+    package var name: String
     /// The file to fix, in the chapter's folder.
-    public var file: String
+    package var file: String
     /// The suites (type names) of the exercise's checks.
-    public var suites: [String]
+    package var suites: [String]
     /// Hints from a nudge to nearly the answer; the last one starts "Nearly there".
-    public var hints: [Hint]
-
-    public init(name: String, file: String, suites: [String], hints: [Hint]) {
-      self.name = name
-      self.file = file
-      self.suites = suites
-      self.hints = hints
-    }
+    package var hints: [Hint]
 
     /// Whether the check with Swift Testing's `id` grades this exercise.
-    public func owns(checkID id: String) -> Bool {
+    package func owns(checkID id: String) -> Bool {
       guard !suites.isEmpty else { return true }
       let path = id.split(separator: "/").first.map { $0.split(separator: ".").dropFirst() } ?? []
       let components = path.map(String.init) + id.split(separator: "/").dropFirst().map(String.init)
@@ -210,18 +198,18 @@ extension Curriculum {
 }
 
 /// Why the curriculum could not be read.
-public struct CurriculumError: Error, CustomStringConvertible, Equatable {
-  public var description: String
+package struct CurriculumError: Error, CustomStringConvertible, Equatable {
+  package var description: String
 
   package init(description: String) { self.description = description }
 }
 
 extension Curriculum {
   /// The manifest's file name, at the top of the repository.
-  public static let fileName = "curriculum.json"
+  static let fileName = "curriculum.json"
 
   /// Reads and validates the manifest at `url`.
-  public static func load(from url: URL) throws -> Curriculum {
+  static func load(from url: URL) throws -> Curriculum {
     let data: Data
     do {
       data = try Data(contentsOf: url)
@@ -232,7 +220,7 @@ extension Curriculum {
   }
 
   /// Decodes and validates a manifest.
-  public static func decode(_ data: Data, source: String = fileName) throws -> Curriculum {
+  static func decode(_ data: Data, source: String = fileName) throws -> Curriculum {
     let curriculum: Curriculum
     do {
       curriculum = try JSONDecoder().decode(Curriculum.self, from: data)
@@ -293,7 +281,7 @@ extension Curriculum {
 
   /// Finds the chapter a learner means: `4`, `04`, `DebouncedSearch`,
   /// `debounced-search` or `04-DebouncedSearch`, in any case.
-  public func chapter(matching query: String) -> Chapter? {
+  func chapter(matching query: String) -> Chapter? {
     // A tab-completed folder path: `Chapters/04-DebouncedSearch/`.
     let query = query.split(separator: "/").last.map(String.init) ?? query
     let key = Self.normalized(query)
@@ -307,7 +295,7 @@ extension Curriculum {
   }
 
   /// The chapter closest to a query that matched nothing, to suggest it.
-  public func suggestion(for query: String) -> Chapter? {
+  func suggestion(for query: String) -> Chapter? {
     let key = Self.normalized(query)
     guard !key.isEmpty else { return nil }
     let scored = chapters.map { chapter -> (Chapter, Int) in

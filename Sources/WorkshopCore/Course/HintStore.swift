@@ -3,16 +3,16 @@ import Foundation
 /// Remembers which hints of each exercise have been shown, in
 /// `.workshop/hints.json`: `{"04-DebouncedSearch": [0, 1]}`, by chapter
 /// folder (and `/exercise` for a chapter of several), hint indices from 0.
-public struct HintStore: Sendable {
-  public var file: URL
+package struct HintStore: Sendable {
+  var file: URL
 
-  public init(directory: URL) {
+  package init(directory: URL) {
     file = directory.appendingPathComponent("hints.json")
   }
 
   /// The hints shown so far, by key. A count saved by an earlier version of
   /// the runner reads as its first hints shown.
-  public func load() -> [String: Set<Int>] {
+  package func load() -> [String: Set<Int>] {
     guard let data = try? Data(contentsOf: file) else { return [:] }
     if let shown = try? JSONDecoder().decode([String: Set<Int>].self, from: data) { return shown }
     if let counts = try? JSONDecoder().decode([String: Int].self, from: data) {
@@ -22,7 +22,7 @@ public struct HintStore: Sendable {
   }
 
   /// Saves what was shown, creating the folder if needed.
-  public func save(_ shown: [String: Set<Int>]) throws {
+  package func save(_ shown: [String: Set<Int>]) throws {
     try FileManager.default.createDirectory(
       at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
     let encoder = JSONEncoder()

@@ -17,8 +17,8 @@ import Foundation
 ///
 /// A file section may hold several blocks; one without any block is the
 /// whole new file.
-public struct Mutation: Sendable, Equatable {
-  public enum Kind: String, Sendable {
+package struct Mutation: Sendable, Equatable {
+  package enum Kind: String, Sendable {
     /// A mistake: at least one check must fail.
     case wrong
     /// Another right answer: every check must pass.
@@ -29,29 +29,29 @@ public struct Mutation: Sendable, Equatable {
   }
 
   /// One change to one file.
-  public enum Edit: Sendable, Equatable {
+  enum Edit: Sendable, Equatable {
     case replace(find: String, with: String)
     case wholeFile(String)
   }
 
   /// The file's name without `.mutation`.
-  public var name: String
+  package var name: String
   /// The one-line note: the mistake, or the approach.
-  public var note: String
-  public var kind: Kind
+  package var note: String
+  package var kind: Kind
   /// The edits, by file name relative to the chapter's folder, in order.
-  public var edits: [(file: String, edit: Edit)]
+  var edits: [(file: String, edit: Edit)]
 
-  public static func == (lhs: Mutation, rhs: Mutation) -> Bool {
+  package static func == (lhs: Mutation, rhs: Mutation) -> Bool {
     lhs.name == rhs.name && lhs.note == rhs.note && lhs.kind == rhs.kind
       && lhs.edits.map(\.file) == rhs.edits.map(\.file) && lhs.edits.map(\.edit) == rhs.edits.map(\.edit)
   }
 
   /// The extension of mutation files.
-  public static let fileExtension = "mutation"
+  static let fileExtension = "mutation"
 
   /// Reads a mutation file's text.
-  public static func parse(_ text: String, name: String) throws -> Mutation {
+  static func parse(_ text: String, name: String) throws -> Mutation {
     var note: String?
     var kind: Kind?
     var edits: [(file: String, edit: Edit)] = []
@@ -128,7 +128,7 @@ public struct Mutation: Sendable, Equatable {
 
   /// Every mutation in `folder` (`*.mutation`), sorted by name; none when
   /// there is no such folder.
-  public static func load(from folder: URL) throws -> [Mutation] {
+  package static func load(from folder: URL) throws -> [Mutation] {
     let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
       .filter { $0.hasSuffix("." + fileExtension) }.sorted()
     return try names.map { name in
@@ -139,7 +139,7 @@ public struct Mutation: Sendable, Equatable {
 
   /// The chapter's files with this mutation applied; `files` maps names to
   /// contents. Throws when a find text is not in its file exactly once.
-  public func apply(to files: [String: String]) throws -> [String: String] {
+  package func apply(to files: [String: String]) throws -> [String: String] {
     var result = files
     for (file, edit) in edits {
       switch edit {

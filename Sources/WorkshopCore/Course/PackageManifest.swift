@@ -16,27 +16,27 @@ import Foundation
 ///     if manifest.listedChapters != PackageManifest.chapterList(workspace.curriculum) {
 ///       // Stale: `dev package` writes `manifest.updated(for: workspace.curriculum)`.
 ///     }
-public struct PackageManifest: Sendable, Equatable {
+package struct PackageManifest: Sendable, Equatable {
   /// The manifest's file name, at the top of the repository.
-  public static let fileName = "Package.swift"
+  package static let fileName = "Package.swift"
   /// The line before the list.
-  public static let begin = "// BEGIN chapters, from curriculum.json by `workshop-instructor dev package`"
+  static let begin = "// BEGIN chapters, from curriculum.json by `workshop-instructor dev package`"
   /// The line after it.
-  public static let end = "// END chapters"
+  static let end = "// END chapters"
 
   /// The manifest's text.
-  public var text: String
+  package var text: String
 
-  public init(text: String) { self.text = text }
+  init(text: String) { self.text = text }
 
   /// Reads the manifest at `url`.
-  public init(contentsOf url: URL) throws {
+  package init(contentsOf url: URL) throws {
     text = try String(contentsOf: url, encoding: .utf8)
   }
 
   /// The list `Package.swift` should hold for `curriculum`: one line a
   /// chapter, in the curriculum's order.
-  public static func chapterList(_ curriculum: Curriculum) -> [String] {
+  static func chapterList(_ curriculum: Curriculum) -> [String] {
     ["let courseChapters: [Chapter] = ["]
       + curriculum.chapters.map { chapter in
         var fields = ["number: \(chapter.number)", "name: \"\(chapter.name)\""]
@@ -47,7 +47,7 @@ public struct PackageManifest: Sendable, Equatable {
   }
 
   /// The lines between the markers; nil when the markers are missing.
-  public var listedChapters: [String]? {
+  package var listedChapters: [String]? {
     let lines = text.components(separatedBy: "\n")
     guard let first = lines.firstIndex(of: Self.begin),
       let last = lines[first...].firstIndex(of: Self.end)
@@ -56,13 +56,13 @@ public struct PackageManifest: Sendable, Equatable {
   }
 
   /// Whether the list matches `curriculum`.
-  public func isCurrent(for curriculum: Curriculum) -> Bool {
+  package func isCurrent(for curriculum: Curriculum) -> Bool {
     listedChapters == Self.chapterList(curriculum)
   }
 
   /// The manifest with the list written for `curriculum`, everything else
   /// as it was.
-  public func updated(for curriculum: Curriculum) throws -> PackageManifest {
+  package func updated(for curriculum: Curriculum) throws -> PackageManifest {
     var lines = text.components(separatedBy: "\n")
     guard let first = lines.firstIndex(of: Self.begin),
       let last = lines[first...].firstIndex(of: Self.end)

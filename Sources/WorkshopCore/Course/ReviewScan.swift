@@ -7,17 +7,17 @@ import Foundation
 /// The checks run sandboxed; this is the second line, for what a sandbox
 /// cannot judge (a check that reads its own test file on macOS) and for an
 /// instructor who graded `--unsandboxed`.
-public enum ReviewScan {
+package enum ReviewScan {
   /// One finding: where, and what it is.
-  public struct Flag: Sendable, Equatable, Codable {
+  package struct Flag: Sendable, Equatable, Codable {
     /// `Chapters/04-DebouncedSearch/SearchModel.swift:12`.
-    public var location: String
+    package var location: String
     /// What was found, in plain words: "reads the environment".
-    public var reason: String
+    package var reason: String
     /// The line, trimmed.
-    public var code: String
+    var code: String
 
-    public var description: String { "\(location): \(reason): \(code)" }
+    package var description: String { "\(location): \(reason): \(code)" }
 
     package init(location: String, reason: String, code: String) {
       self.location = location
@@ -69,7 +69,7 @@ public enum ReviewScan {
   }
 
   /// The flags for `sources` (paths relative to the submission, to text).
-  public static func scan(_ sources: [String: String]) -> [Flag] {
+  package static func scan(_ sources: [String: String]) -> [Flag] {
     var flags: [Flag] = []
     for path in sources.keys.sorted() {
       let text = sources[path]!.replacingOccurrences(of: "\r\n", with: "\n")

@@ -12,10 +12,10 @@ import Foundation
 /// 2. the Git history of the learner's copy: any commit that holds the file
 ///    with that content, so a learner who committed their work, or cloned
 ///    and edited before the first run, can still go back.
-public struct Starters: Sendable {
-  public var workspace: Workspace
+package struct Starters: Sendable {
+  var workspace: Workspace
 
-  public init(workspace: Workspace) {
+  package init(workspace: Workspace) {
     self.workspace = workspace
   }
 
@@ -23,7 +23,7 @@ public struct Starters: Sendable {
   var store: URL { workspace.stateDirectory.appendingPathComponent("starters") }
 
   /// The files of a chapter's `Chapters/` folder now, by name, with their content hash.
-  public func current(_ chapter: Curriculum.Chapter) -> [String: String] {
+  package func current(_ chapter: Curriculum.Chapter) -> [String: String] {
     let folder = workspace.url(workspace.codeFolder(chapter, .chapters))
     var files: [String: String] = [:]
     let names = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String]) ?? []
@@ -39,7 +39,7 @@ public struct Starters: Sendable {
 
   /// Whether the learner changed a chapter's code: a Swift file differs from
   /// the shipped one, or was added or removed.
-  public func isEdited(_ chapter: Curriculum.Chapter) -> Bool {
+  func isEdited(_ chapter: Curriculum.Chapter) -> Bool {
     guard !chapter.starter.isEmpty else { return false }
     let swift = { (files: [String: String]) in files.filter { $0.key.hasSuffix(".swift") } }
     return swift(current(chapter)) != swift(chapter.starter)
@@ -49,14 +49,14 @@ public struct Starters: Sendable {
   /// still the shipped ones (a chapter without a recorded starter is never
   /// taken for untouched): the progress table leaves their grading against
   /// the component's versions for later (see ``Grader/versionsPending``).
-  public func untouchedLearnerChecks() -> Set<Int> {
+  package func untouchedLearnerChecks() -> Set<Int> {
     Set(
       workspace.curriculum.chapters.filter { $0.writesChecks && !$0.starter.isEmpty && !isEdited($0) }.map(
         \.number))
   }
 
   /// The newest modification date of a chapter's Swift files.
-  public func lastEdit(_ chapter: Curriculum.Chapter) -> Date? {
+  func lastEdit(_ chapter: Curriculum.Chapter) -> Date? {
     let folder = workspace.url(workspace.codeFolder(chapter, .chapters))
     return current(chapter).keys.filter { $0.hasSuffix(".swift") }.compactMap {
       FileStatus(folder.appendingPathComponent($0).path).map { Date(timeIntervalSince1970: $0.modified) }
@@ -66,7 +66,7 @@ public struct Starters: Sendable {
   /// Keeps a copy of every chapter file whose content is the shipped one.
   /// Cheap when there is nothing new to keep; failures are ignored (it is a
   /// convenience for `reset`, which says when it finds nothing).
-  public func remember() {
+  package func remember() {
     for chapter in workspace.curriculum.chapters {
       let folder = workspace.url(workspace.codeFolder(chapter, .chapters))
       for (name, hash) in current(chapter) where chapter.starter[name] == hash {
@@ -101,25 +101,25 @@ public struct Starters: Sendable {
   }
 
   /// What a reset did.
-  public struct Reset: Sendable {
+  package struct Reset: Sendable {
     /// Where the learner's files were copied first; nil when the chapter
     /// had no files of its own.
-    public var backup: URL?
+    package var backup: URL?
     /// The files put back as shipped.
-    public var restored: [String]
+    var restored: [String]
     /// Files the learner added, moved to the backup.
-    public var removed: [String]
+    package var removed: [String]
   }
 
   /// Why a chapter cannot be reset.
-  public struct ResetError: Error, CustomStringConvertible {
-    public var description: String
+  struct ResetError: Error, CustomStringConvertible {
+    var description: String
   }
 
   /// Copies the chapter's folder to `.workshop/backups/<folder>/<time>/`,
   /// then puts back every shipped file and removes the Swift files the
   /// course did not ship. Nothing changes unless every shipped file is found.
-  public func reset(_ chapter: Curriculum.Chapter, at time: Date = Date()) throws -> Reset {
+  package func reset(_ chapter: Curriculum.Chapter, at time: Date = Date()) throws -> Reset {
     guard !chapter.starter.isEmpty else {
       throw ResetError(
         description: "curriculum.json does not record chapter \(chapter.paddedNumber)'s starter.")
@@ -172,13 +172,13 @@ public struct Starters: Sendable {
   // MARK: - The record, for the course's maintainers
 
   /// The chapters whose `Chapters/` folder differs from what `curriculum.json` records.
-  public func unrecorded() -> [Curriculum.Chapter] {
+  package func unrecorded() -> [Curriculum.Chapter] {
     workspace.curriculum.chapters.filter { current($0) != $0.starter }
   }
 
   /// Rewrites `curriculum.json`'s `starter` of every chapter to what its
   /// `Chapters/` folder holds now. Only those lines change.
-  public func record() throws {
+  package func record() throws {
     let url = workspace.url(Curriculum.fileName)
     var text = try String(contentsOf: url, encoding: .utf8)
     for chapter in workspace.curriculum.chapters {

@@ -16,10 +16,10 @@
 /// let tokens = SwiftTokens.read(#"let s = "exit(0)"; exit(1)"#)
 /// tokens.filter { $0.kind == .identifier }.map(\.text)  // ["let", "s", "exit"]
 /// ```
-public enum SwiftTokens {
+package enum SwiftTokens {
   /// One token and the line it starts on.
-  public struct Token: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable {
+  package struct Token: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
       /// A name or keyword, backticks removed.
       case identifier
       /// `@name`: the name without `@`.
@@ -35,16 +35,16 @@ public enum SwiftTokens {
       /// Anything else: `.`, `(`, `)`, `{`, operators.
       case punctuation
     }
-    public var kind: Kind
-    public var text: String
-    public var line: Int
+    package var kind: Kind
+    package var text: String
+    var line: Int
     /// Whether whitespace (or a comment) comes right before it: scans that
     /// match patterns over code rebuild it with the original spacing.
-    public var spaceBefore = true
+    var spaceBefore = true
     /// Whether the name was written in backticks (`` `let` ``): never a keyword.
-    public var backticked = false
+    package var backticked = false
 
-    public init(kind: Kind, text: String, line: Int, spaceBefore: Bool = true, backticked: Bool = false) {
+    init(kind: Kind, text: String, line: Int, spaceBefore: Bool = true, backticked: Bool = false) {
       self.kind = kind
       self.text = text
       self.line = line
@@ -53,13 +53,13 @@ public enum SwiftTokens {
     }
 
     /// Whether this is the keyword `word`, not a name spelled like it.
-    public func isKeyword(_ word: String) -> Bool {
+    func isKeyword(_ word: String) -> Bool {
       kind == .identifier && text == word && !backticked
     }
   }
 
   /// The tokens of `source`.
-  public static func read(_ source: String) -> [Token] {
+  package static func read(_ source: String) -> [Token] {
     var reader = Reader(Array(source.unicodeScalars))
     reader.code(untilClosingParenthesis: false)
     return reader.tokens

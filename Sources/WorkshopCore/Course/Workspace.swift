@@ -1,14 +1,14 @@
 import Foundation
 
 /// Which implementation of the chapters to build and grade.
-public enum Variant: String, Sendable {
+package enum Variant: String, Sendable {
   /// `Chapters/`: the learner's code.
   case chapters
   /// `Solutions/`: the reference solutions.
   case solutions
 
   /// The top-level folder holding this variant's chapters.
-  public var folder: String {
+  package var folder: String {
     switch self {
     case .chapters: "Chapters"
     case .solutions: "Solutions"
@@ -17,12 +17,12 @@ public enum Variant: String, Sendable {
 }
 
 /// The repository the workshop runs in.
-public struct Workspace: Sendable {
+package struct Workspace: Sendable {
   /// The folder holding `Package.swift` and `curriculum.json`.
-  public var root: URL
-  public var curriculum: Curriculum
+  package var root: URL
+  package var curriculum: Curriculum
 
-  public init(root: URL, curriculum: Curriculum) {
+  init(root: URL, curriculum: Curriculum) {
     self.root = root
     self.curriculum = curriculum
   }
@@ -31,23 +31,23 @@ public struct Workspace: Sendable {
   ///
   /// Xcode runs the `workshop` scheme in its own build folder, not in the
   /// package; the runner then grades the checkout it was built from.
-  public static let builtFrom = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  static let builtFrom = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
   /// The grader's test entry point on Linux and the empty test target that
   /// makes SwiftPM find it (see `Tests/EntryPoint/XCTMain.swift`): with them
   /// SwiftPM does not look for XCTest tests in an index, so the grader's
   /// builds leave indexing out (see ``Builder``), about a third of a cold
   /// build. Learners' builds never declare the target, so never see it.
-  public static let testEntryPointFolder = "Tests/EntryPoint"
+  static let testEntryPointFolder = "Tests/EntryPoint"
 
   /// The course's files outside its folders that every build of it reads:
   /// the manifest and the curriculum it reads.
-  public static let buildFiles = ["Package.swift", Curriculum.fileName]
+  static let buildFiles = ["Package.swift", Curriculum.fileName]
 
   /// Whether SwiftPM can build this workspace's tests without an index: on
   /// Linux when it has the test entry point (``testEntryPointFolder``);
   /// elsewhere always, tests being found at run time.
-  public var buildsTestsWithoutIndex: Bool {
+  var buildsTestsWithoutIndex: Bool {
     #if os(Linux)
       hasTestEntryPoint
     #else
@@ -67,7 +67,7 @@ public struct Workspace: Sendable {
   }
 
   /// Finds the workspace at `start` or the nearest folder above it.
-  public static func locate(from start: URL) throws -> Workspace {
+  package static func locate(from start: URL) throws -> Workspace {
     var folder = start.standardizedFileURL
     while true {
       let manifest = folder.appendingPathComponent(Curriculum.fileName)
@@ -92,7 +92,7 @@ public struct Workspace: Sendable {
   /// The grader builds without debug info (`-gnone`), which halves the time from
   /// an edit to a result; it keeps its own folders so that it never fights
   /// `swift test` or an IDE over the default `.build`.
-  public func scratchPath(for variant: Variant) -> URL {
+  func scratchPath(for variant: Variant) -> URL {
     switch variant {
     case .chapters: root.appendingPathComponent(".build/workshop")
     case .solutions: root.appendingPathComponent(".build/workshop-solutions")
@@ -103,7 +103,7 @@ public struct Workspace: Sendable {
   ///
   /// The compiler may print the real path: on macOS the temporary folder
   /// `/var/folders/...` is really `/private/var/folders/...`.
-  public func relativize(_ text: String) -> String {
+  package func relativize(_ text: String) -> String {
     var spellings = [root.path]
     if let real = realpath(root.path, nil) {
       spellings.append(String(cString: real))
@@ -113,14 +113,14 @@ public struct Workspace: Sendable {
   }
 
   /// Where the workshop keeps its own small state (hints shown, timings).
-  public var stateDirectory: URL {
+  package var stateDirectory: URL {
     root.appendingPathComponent(".workshop")
   }
 
   /// The files to edit for a chapter, relative to the root, for messages:
   /// `Chapters/04-DebouncedSearch/SearchModel.swift`, or the folder with the
   /// file names when there are several.
-  public func exerciseFiles(_ chapter: Curriculum.Chapter, in variant: Variant = .chapters) -> String {
+  package func exerciseFiles(_ chapter: Curriculum.Chapter, in variant: Variant = .chapters) -> String {
     let folder = codeFolder(chapter, variant) + "/"
     guard chapter.files.count > 1 else { return folder + (chapter.files.first ?? "") }
     return folder + " (" + chapter.files.joined(separator: ", ") + ")"
@@ -129,22 +129,22 @@ public struct Workspace: Sendable {
   // MARK: - A chapter's paths, relative to the root: derived here only
 
   /// `Chapters/04-DebouncedSearch` (or under `Solutions/`).
-  public func codeFolder(_ chapter: Curriculum.Chapter, _ variant: Variant) -> String {
+  package func codeFolder(_ chapter: Curriculum.Chapter, _ variant: Variant) -> String {
     variant.folder + "/" + chapter.folder
   }
 
   /// `Tests/04-DebouncedSearchTests`.
-  public func checksFolder(_ chapter: Curriculum.Chapter) -> String {
+  package func checksFolder(_ chapter: Curriculum.Chapter) -> String {
     "Tests/" + chapter.testFolder
   }
 
   /// `Slides/04-DebouncedSearch.md`.
-  public func slidesFile(_ chapter: Curriculum.Chapter) -> String {
+  package func slidesFile(_ chapter: Curriculum.Chapter) -> String {
     "Slides/" + chapter.slides
   }
 
   /// A path relative to the root, as a URL.
-  public func url(_ relativePath: String) -> URL {
+  package func url(_ relativePath: String) -> URL {
     root.appendingPathComponent(relativePath)
   }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The outcome of one graded check (one `@Test`).
-public struct CheckResult: Sendable, Equatable, Codable {
-  public enum Status: String, Sendable, Equatable, Codable {
+package struct CheckResult: Sendable, Equatable, Codable {
+  package enum Status: String, Sendable, Equatable, Codable {
     case passed
     case failed
     /// No complete result: the check crashed, hung or its process ended
@@ -12,18 +12,18 @@ public struct CheckResult: Sendable, Equatable, Codable {
   }
 
   /// Swift Testing's ID for the test.
-  public var id: String
+  package var id: String
   /// The check's display name, in plain words.
-  public var name: String
-  public var status: Status
+  package var name: String
+  package var status: Status
   /// What went wrong, one entry per recorded issue, or why there is no result.
-  public var issues: [String]
+  package var issues: [String]
   /// How long the check ran, from its start to its end, when both were
   /// recorded (JUnit reports it). Not part of what a check did: two results
   /// that differ only in it are equal.
-  public var seconds: Double?
+  package var seconds: Double?
 
-  public init(id: String, name: String, status: Status, issues: [String] = [], seconds: Double? = nil) {
+  init(id: String, name: String, status: Status, issues: [String] = [], seconds: Double? = nil) {
     self.id = id
     self.name = name
     self.status = status
@@ -31,14 +31,14 @@ public struct CheckResult: Sendable, Equatable, Codable {
     self.seconds = seconds
   }
 
-  public static func == (lhs: CheckResult, rhs: CheckResult) -> Bool {
+  package static func == (lhs: CheckResult, rhs: CheckResult) -> Bool {
     lhs.id == rhs.id && lhs.name == rhs.name && lhs.status == rhs.status && lhs.issues == rhs.issues
   }
 }
 
 /// What grading found for one chapter.
-public struct ChapterReport: Sendable, Codable {
-  public enum State: String, Sendable, Codable {
+package struct ChapterReport: Sendable, Codable {
+  package enum State: String, Sendable, Codable {
     case done = "done"
     case inProgress = "in progress"
     case notStarted = "not started"
@@ -53,7 +53,7 @@ public struct ChapterReport: Sendable, Codable {
   }
 
   /// Where a race-checked chapter's ThreadSanitizer pass is.
-  public enum RaceCheck: Sendable, Equatable, Codable {
+  package enum RaceCheck: Sendable, Equatable, Codable {
     /// It runs once every check passes.
     case waiting
     /// Every check passed again under ThreadSanitizer, with no report.
@@ -64,20 +64,20 @@ public struct ChapterReport: Sendable, Codable {
     case notRun(String)
   }
 
-  public var chapter: Curriculum.Chapter
-  public var checks: [CheckResult]
+  package var chapter: Curriculum.Chapter
+  package var checks: [CheckResult]
   /// The first compiler errors, when the chapter or its checks do not compile.
-  public var compileErrors: [String]
+  package var compileErrors: [String]
   /// How a test process died, with the runtime's own words, when one did.
-  public var crash: String?
+  package var crash: String?
   /// The time limit, in seconds, when a check did not finish within it.
-  public var timeLimit: Double?
+  package var timeLimit: Double?
   /// The ThreadSanitizer pass, for a chapter `curriculum.json` marks `raceChecked`.
-  public var raceCheck: RaceCheck?
+  package var raceCheck: RaceCheck?
   /// Whether a graded submission lacks the chapter's folder.
-  public var notHandedIn = false
+  package var notHandedIn = false
 
-  public init(
+  package init(
     chapter: Curriculum.Chapter, checks: [CheckResult] = [], compileErrors: [String] = [],
     crash: String? = nil, timeLimit: Double? = nil
   ) {
@@ -88,13 +88,13 @@ public struct ChapterReport: Sendable, Codable {
     self.timeLimit = timeLimit
   }
 
-  public var failing: [CheckResult] { checks.filter { $0.status != .passed } }
+  package var failing: [CheckResult] { checks.filter { $0.status != .passed } }
 
   /// The checks as they are scored, the same for a learner's table and a
   /// class's grades: in a chapter where the learner writes the checks,
   /// theirs count as one item (how many checks someone writes is not a
   /// score), listed where the class grader lists it; elsewhere, every check.
-  public var scored: [CheckResult] {
+  package var scored: [CheckResult] {
     guard chapter.writesChecks, !checks.isEmpty else { return checks }
     let own = checks.filter { !$0.id.hasPrefix(Grader.courseItemPrefix) }
     let rules = checks.filter { $0.id.hasPrefix(Grader.courseItemPrefix) }
@@ -106,14 +106,14 @@ public struct ChapterReport: Sendable, Codable {
 
   /// Whether the learner's checks are still to be graded against the
   /// component's other versions (see ``Grader/versionsPending``).
-  public var versionsPending: Bool {
+  package var versionsPending: Bool {
     checks.contains(where: Self.isPendingVersion)
   }
 
   /// How many scored checks pass.
-  public var passed: Int { scored.filter { $0.status == .passed }.count }
+  package var passed: Int { scored.filter { $0.status == .passed }.count }
   /// How many checks are scored.
-  public var total: Int { scored.count }
+  package var total: Int { scored.count }
 
   /// How many scored checks the untouched starter passes: every one that
   /// `curriculum.json` does not list as failing as shipped. Until the
@@ -122,7 +122,7 @@ public struct ChapterReport: Sendable, Codable {
   ///
   /// Items still pending against the component's versions (see
   /// ``versionsPending``) are not counted: as shipped, they are not graded.
-  public var passedAsShipped: Int {
+  package var passedAsShipped: Int {
     let races = raceCheck == .waiting ? [] : chapter.starterRaces
     let failing = Set(chapter.starterFails + races)
     return scored.filter { !failing.contains($0.name) && !Self.isPendingVersion($0) }.count
@@ -158,7 +158,7 @@ public struct ChapterReport: Sendable, Codable {
       issues: ["\(own.count - failing.count) of \(own.count) of your checks pass.\n\n" + text])
   }
 
-  public var state: State {
+  package var state: State {
     if notHandedIn { return .notHandedIn }
     if !compileErrors.isEmpty { return .doesNotCompile }
     if timeLimit != nil { return .timedOut }
@@ -184,7 +184,7 @@ public struct ChapterReport: Sendable, Codable {
   }
 
   /// The names of the checks that did not pass, for comparing runs.
-  public var signature: String {
+  package var signature: String {
     "\(state.rawValue)\(raceCheck.map { " (TSan \($0))" } ?? ""): "
       + checks.map { "\($0.name)=\($0.status.rawValue)" }.joined(separator: "; ")
   }

@@ -5,12 +5,12 @@ import Synchronization
 // finish, each check alone (see ``Grader``).
 extension Grader {
   /// Every check `build` holds, listed without running any.
-  public func listChecks(_ build: Build) throws -> [ExpectedCheck] {
+  package func listChecks(_ build: Build) throws -> [ExpectedCheck] {
     try TestRun(build: build, environment: Self.childEnvironment, sandbox: sandbox).listChecks()
   }
 
   /// Grades one chapter whose build holds `checks`.
-  public func grade(
+  package func grade(
     _ chapter: Curriculum.Chapter, expecting checks: [ExpectedCheck], build: Build
   ) -> ChapterReport {
     guard !checks.isEmpty else {

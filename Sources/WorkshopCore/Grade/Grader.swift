@@ -10,21 +10,21 @@ import Synchronization
 /// of the chapter runs again alone, so that the failure is pinned on the check
 /// that caused it and the others still get a real result. All of it, reruns
 /// included, fits in the chapter's time limit.
-public struct Grader: Sendable {
+package struct Grader: Sendable {
   /// The time limit for one chapter's grading, in seconds, unless told otherwise.
   ///
   /// A correct chapter's checks take well under a second; the kit's hang guard
   /// fails a stuck `await` after one. This limit is for code that blocks a
   /// thread or spins: half of it goes to the chapter's run, the rest to
   /// running its checks alone.
-  public static let defaultTimeLimit: Double = 30
+  package static let defaultTimeLimit: Double = 30
 
-  public var workspace: Workspace
-  public var variant: Variant
+  var workspace: Workspace
+  var variant: Variant
   /// The hard limit for one chapter's grading, reruns included, in seconds.
-  public var timeLimit: Double
+  var timeLimit: Double
   /// Where checks run.
-  public enum Isolation: Sendable {
+  package enum Isolation: Sendable {
     /// In this machine's sandbox if it has one, found while the build runs.
     case automatic
     /// Unsandboxed: the course's own tooling tests, which build packages.
@@ -33,10 +33,10 @@ public struct Grader: Sendable {
     case sandbox(Sandbox)
   }
 
-  public var isolation: Isolation
+  var isolation: Isolation
 
   /// When the ThreadSanitizer pass runs for a race-checked chapter.
-  public enum RacePass: Sendable {
+  package enum RacePass: Sendable {
     /// Once every check passes (learners: a chapter whose checks fail is
     /// not done either way, and the instrumented build is slow).
     case whenChecksPass
@@ -48,9 +48,9 @@ public struct Grader: Sendable {
     case deferred
   }
 
-  public var racePass: RacePass = .whenChecksPass
+  package var racePass: RacePass = .whenChecksPass
   /// The sandbox checks run in, if any.
-  public var sandbox: Sandbox? {
+  package var sandbox: Sandbox? {
     var sandbox: Sandbox?
     switch isolation {
     case .automatic: sandbox = Sandbox.current
@@ -64,7 +64,7 @@ public struct Grader: Sendable {
   /// The sandbox builds run in: the checks' own, for the learner's code
   /// (compiling and linking it runs it), none for the course's solutions,
   /// whose build holds the runner's own tests.
-  public var buildSandbox: Sandbox? {
+  package var buildSandbox: Sandbox? {
     variant == .chapters ? sandbox : nil
   }
 
@@ -82,35 +82,35 @@ public struct Grader: Sendable {
   }
   /// More folders the checks must not read (a class's grader hides the
   /// pristine course's own, see `ClassGrader` in WorkshopInstructor).
-  public var alsoHidden: [String] = []
+  package var alsoHidden: [String] = []
   /// Called with short progress lines ("Building 12/40") while work goes on.
-  public var progress: (@Sendable (String) -> Void)?
+  var progress: (@Sendable (String) -> Void)?
   /// Called with each chapter's report once it is final, from the thread
   /// that graded it, before the others are done: the progress table prints
   /// a chapter's row as soon as it has one. A report is given only while
   /// the course's own files are as they were when the run started (see
   /// ``RunWitness``): a run that ends voided shows no row it cannot vouch for.
-  public var reported: (@Sendable (ChapterReport) -> Void)?
+  package var reported: (@Sendable (ChapterReport) -> Void)?
   /// Whether builds hold the runner's own tests (`verify` runs them).
-  public var runnerTests = false
+  package var runnerTests = false
   /// Chapters in which the learner writes the checks whose grading against
   /// the component's other versions waits until the learner starts the
   /// chapter: their items are reported pending, not run. The progress table
   /// sets it for untouched chapters, so that a first run does not build the
   /// versions (about a minute, cold) before anyone has written a check;
   /// `check` and `watch` of the chapter, and a class's grading, grade them.
-  public var versionsPending: Set<Int> = []
+  package var versionsPending: Set<Int> = []
   /// Chapters this grader's builds leave out (`verify` grades the course's
   /// fixes in two copies side by side, each building its own chapters).
-  public var leftOut: Set<Int> = []
+  package var leftOut: Set<Int> = []
   /// Whether a build after edits confined to chapters' own files (and to a
   /// learner's checks, in the copy that grades them against each version)
   /// compiles them without SwiftPM, from the plan of its last build (see
   /// ``ChapterRebuild/rebuildChanged(after:)``): `verify` places a fix in
   /// each of several chapters a round, then builds.
-  public var rebuildsWithoutSwiftPM = false
+  package var rebuildsWithoutSwiftPM = false
 
-  public init(
+  package init(
     workspace: Workspace, variant: Variant, timeLimit: Double = Grader.defaultTimeLimit,
     isolation: Isolation = .automatic, racePass: RacePass = .whenChecksPass,
     progress: (@Sendable (String) -> Void)? = nil
@@ -145,7 +145,7 @@ public struct Grader: Sendable {
   ]
 
   /// Builds the variant with its checks (see ``Builder``).
-  public func build(force: Bool = false) throws -> Build {
+  package func build(force: Bool = false) throws -> Build {
     try builder.build(force: force)
   }
 
@@ -168,7 +168,7 @@ public struct Grader: Sendable {
   /// so the same verdict. Nil when that path does not apply (anything else
   /// changed, a chapter whose checks the learner writes, no build yet): the
   /// caller grades as usual.
-  public func gradeQuickly(_ chapter: Curriculum.Chapter) throws -> [ChapterReport]? {
+  package func gradeQuickly(_ chapter: Curriculum.Chapter) throws -> [ChapterReport]? {
     let builder = self.builder
     let files = Fingerprint.states(workspace: workspace, variant: variant)
     // Nothing changed: the last build as it is, as ``build(force:)`` would.
@@ -194,7 +194,7 @@ public struct Grader: Sendable {
   ///   a chapter costs several times the plain one, so the others are left
   ///   out until they are ready (a learner's first race check compiles one
   ///   chapter, not seven).
-  public func raceBuild(only chapters: [Curriculum.Chapter]? = nil) throws -> Build {
+  package func raceBuild(only chapters: [Curriculum.Chapter]? = nil) throws -> Build {
     let wanted = chapters.map { Set($0.map(\.number)) }
     let leftOut = Set(
       workspace.curriculum.chapters.filter { !$0.raceChecked || wanted?.contains($0.number) == false }
@@ -213,7 +213,7 @@ public struct Grader: Sendable {
   }
 
   /// Grades every chapter (or those given) and returns their reports in course order.
-  public func grade(_ chapters: [Curriculum.Chapter]? = nil) throws -> [ChapterReport] {
+  package func grade(_ chapters: [Curriculum.Chapter]? = nil) throws -> [ChapterReport] {
     return try run(chapters ?? workspace.curriculum.chapters, build: try build())
   }
 
@@ -227,7 +227,7 @@ public struct Grader: Sendable {
   /// instead of asking SwiftPM again (for runs repeated from one build);
   /// `expected`, the checks the build holds, when the caller knows them
   /// (`watch`, after an edit that did not touch them).
-  public func run(
+  package func run(
     _ chapters: [Curriculum.Chapter], build: Build, raceBuild: Build? = nil, expected: [ExpectedCheck]? = nil
   ) throws -> [ChapterReport] {
     let witness = RunWitness(workspace: workspace, build: build)

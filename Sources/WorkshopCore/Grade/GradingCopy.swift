@@ -1,5 +1,4 @@
 import Foundation
-import WorkshopCore
 
 /// A copy of the course that grades chapter code other than the checkout's
 /// own: the manifests, the kit and the checks mirrored from the pristine
@@ -8,14 +7,14 @@ import WorkshopCore
 ///
 /// The copy lives under `.build` and is kept between runs, so that each use
 /// rebuilds only the chapters whose content changed.
-public struct GradingCopy: Sendable {
+package struct GradingCopy: Sendable {
   /// The pristine checkout.
-  public var course: Workspace
+  var course: Workspace
   /// The copy, a workspace of its own.
-  public var copy: Workspace
+  package var copy: Workspace
 
   /// Makes (or brings up to date) the copy of `course` at `root`.
-  public init(of course: Workspace, at root: URL) throws {
+  package init(of course: Workspace, at root: URL) throws {
     self.course = course
     self.copy = Workspace(root: root, curriculum: course.curriculum)
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -33,7 +32,7 @@ public struct GradingCopy: Sendable {
   /// Mirrors the course's files into the copy: writes each file whose content
   /// differs, and removes from the mirrored folders any file the course does
   /// not have (code under test, unsandboxed, could have added one).
-  public func syncCourse() throws {
+  package func syncCourse() throws {
     for file in Workspace.buildFiles {
       try Self.write(try Data(contentsOf: course.url(file)), to: copy.url(file))
     }
@@ -72,7 +71,7 @@ public struct GradingCopy: Sendable {
   /// Makes `sources` (paths relative to the chapter's folder, to their text)
   /// the copy's code for `chapter`: writes only what changed, and removes
   /// every other Swift file of the chapter's folder.
-  public func place(_ chapter: Curriculum.Chapter, sources: [String: String]) throws {
+  package func place(_ chapter: Curriculum.Chapter, sources: [String: String]) throws {
     let target = copy.url(copy.codeFolder(chapter, .chapters))
     for path in Self.files(under: target) where path.hasSuffix(".swift") && sources[path] == nil {
       try FileManager.default.removeItem(at: target.appendingPathComponent(path))
@@ -130,12 +129,12 @@ public struct GradingCopy: Sendable {
   }
 
   /// The course's solution of `chapter`, as `place` takes it.
-  public func solution(of chapter: Curriculum.Chapter) throws -> [String: String] {
+  package func solution(of chapter: Curriculum.Chapter) throws -> [String: String] {
     try Self.swiftSources(in: course.url(course.codeFolder(chapter, .solutions)))
   }
 
   /// The course's starter of `chapter` (its `Chapters/` folder), as `place` takes it.
-  public func starter(of chapter: Curriculum.Chapter) throws -> [String: String] {
+  package func starter(of chapter: Curriculum.Chapter) throws -> [String: String] {
     try Self.swiftSources(in: course.url(course.codeFolder(chapter, .chapters)))
   }
 

@@ -17,18 +17,18 @@ import Foundation
 /// let fresh = try grader.grade(stale)
 /// cache.store(fresh, gradedFrom: inputs)
 /// ```
-public struct ResultCache: Sendable {
-  public var workspace: Workspace
-  public var variant: Variant
+package struct ResultCache: Sendable {
+  var workspace: Workspace
+  var variant: Variant
   /// Whatever else a result depends on, in words: the grading options.
-  public var options: String
+  var options: String
   /// The chapters whose learner's checks are not yet graded against the
   /// component's other versions (see ``Grader/versionsPending``): their
   /// results hold only while that stays so.
-  public var versionsPending: Set<Int>
+  var versionsPending: Set<Int>
 
   /// The cache of the results `grader` gives.
-  public init(_ grader: Grader) {
+  package init(_ grader: Grader) {
     workspace = grader.workspace
     variant = grader.variant
     let races =
@@ -58,7 +58,7 @@ public struct ResultCache: Sendable {
 
   /// The kept results of `chapters` that still hold for `inputs`, and the
   /// chapters to grade.
-  public func lookUp(_ chapters: [Curriculum.Chapter], in inputs: Snapshot) -> (
+  package func lookUp(_ chapters: [Curriculum.Chapter], in inputs: Snapshot) -> (
     reused: [ChapterReport], stale: [Curriculum.Chapter]
   ) {
     let kept = inputs.entries
@@ -86,7 +86,7 @@ public struct ResultCache: Sendable {
   ///   never read again: without a sandbox, code under test runs with the
   ///   learner's permissions while it is graded, and whatever it wrote there
   ///   meanwhile is dropped with everything else in the file.
-  public func store(_ reports: [ChapterReport], gradedFrom inputs: Snapshot) {
+  package func store(_ reports: [ChapterReport], gradedFrom inputs: Snapshot) {
     let now = snapshot()
     var kept = now.file == inputs.file ? inputs.entries : [:]
     for report in reports {
@@ -102,7 +102,7 @@ public struct ResultCache: Sendable {
   }
 
   /// What each chapter's result depends on, and the kept results, read now.
-  public struct Snapshot: Sendable {
+  package struct Snapshot: Sendable {
     var keys: [String: String]
     /// The kept results as read, and the hash of their file.
     var entries: [String: Entry]
@@ -111,7 +111,7 @@ public struct ResultCache: Sendable {
 
   /// Reads what every chapter's result depends on, and the kept results,
   /// before grading.
-  public func snapshot() -> Snapshot {
+  package func snapshot() -> Snapshot {
     let common = commonKey()
     let data = (try? Data(contentsOf: file)) ?? Data()
     return Snapshot(

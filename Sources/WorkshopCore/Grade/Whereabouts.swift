@@ -6,10 +6,10 @@ import Foundation
 /// Grading remembers which chapters were done, and for which code
 /// (`.workshop/done.json`), so that `check` and `hint` without a chapter know
 /// it without grading everything first.
-public struct Whereabouts: Sendable {
-  public var workspace: Workspace
+package struct Whereabouts: Sendable {
+  var workspace: Workspace
 
-  public init(workspace: Workspace) {
+  package init(workspace: Workspace) {
     self.workspace = workspace
   }
 
@@ -43,12 +43,12 @@ public struct Whereabouts: Sendable {
 
   /// The code of every chapter as it is now, by folder: read before
   /// grading, so that a save while it runs is not taken for graded code.
-  public func codeKeys() -> [String: String] {
+  package func codeKeys() -> [String: String] {
     Dictionary(uniqueKeysWithValues: workspace.curriculum.chapters.map { ($0.folder, codeKey($0)) })
   }
 
   /// Remembers what grading found, for the code read before it (`code`, from ``codeKeys()``).
-  public func remember(_ reports: [ChapterReport], code: [String: String]) {
+  package func remember(_ reports: [ChapterReport], code: [String: String]) {
     var grades = load()
     for report in reports {
       grades[report.chapter.folder] = LastGrade(
@@ -69,20 +69,20 @@ public struct Whereabouts: Sendable {
   }
 
   /// Whether a chapter was last graded done with the code it has now.
-  public func isKnownDone(_ chapter: Curriculum.Chapter) -> Bool {
+  package func isKnownDone(_ chapter: Curriculum.Chapter) -> Bool {
     lastGrade(chapter)?.done == true
   }
 
   /// The chapter done with its code as it is that the learner edited last:
   /// the one whose solution they most likely want to see.
-  public func lastDone() -> Curriculum.Chapter? {
+  package func lastDone() -> Curriculum.Chapter? {
     let starters = Starters(workspace: workspace)
     return workspace.curriculum.chapters.filter { isKnownDone($0) }
       .max { (starters.lastEdit($0) ?? .distantPast) < (starters.lastEdit($1) ?? .distantPast) }
   }
 
   /// The chapter the learner is on, from the reports of a grading of every chapter.
-  public func current(_ reports: [ChapterReport]) -> ChapterReport? {
+  package func current(_ reports: [ChapterReport]) -> ChapterReport? {
     let open = reports.filter { $0.state != .done }
     let starters = Starters(workspace: workspace)
     let edited = open.filter { starters.isEdited($0.chapter) }
@@ -92,7 +92,7 @@ public struct Whereabouts: Sendable {
 
   /// The chapter the learner is on, without grading: the one edited last
   /// that was not graded done with its code as it is, else the first such one.
-  public func current() -> Curriculum.Chapter? {
+  func current() -> Curriculum.Chapter? {
     let starters = Starters(workspace: workspace)
     let open = workspace.curriculum.chapters.filter { !isKnownDone($0) }
     let edited = open.filter { starters.isEdited($0) }.compactMap { chapter in
@@ -105,10 +105,10 @@ public struct Whereabouts: Sendable {
 /// The checks each chapter had when it last compiled (`.workshop/checks.json`),
 /// so that a chapter that does not compile still counts its checks, as
 /// failing, in the totals.
-public struct KnownChecks: Sendable {
-  public var workspace: Workspace
+package struct KnownChecks: Sendable {
+  var workspace: Workspace
 
-  public init(workspace: Workspace) {
+  package init(workspace: Workspace) {
     self.workspace = workspace
   }
 
@@ -116,7 +116,7 @@ public struct KnownChecks: Sendable {
 
   /// Remembers the checks of the chapters that ran, and gives the chapters
   /// that did not compile their last known checks, none of them passing.
-  public func fill(_ reports: [ChapterReport]) -> [ChapterReport] {
+  package func fill(_ reports: [ChapterReport]) -> [ChapterReport] {
     var known =
       (try? Data(contentsOf: file)).flatMap {
         try? JSONDecoder().decode([String: [ExpectedCheck]].self, from: $0)

@@ -11,10 +11,10 @@ import CheckTranscript
 /// only. An event it does not know is still drawn, as a
 /// note in the "checks" lane, and `verify` fails while a failing check of a
 /// starter or of a wrong fix records one.
-public struct Timeline: Sendable, Equatable {
+package struct Timeline: Sendable, Equatable {
   /// A participant, drawn as a vertical lane.
-  public struct Lane: Sendable, Equatable, Hashable {
-    public enum Role: Int, Sendable, Comparable {
+  struct Lane: Sendable, Equatable, Hashable {
+    enum Role: Int, Sendable, Comparable {
       /// Who drives the code: the user, the screen, callers, threads.
       case caller
       /// The learner's code: the model, actor or function under test.
@@ -24,28 +24,28 @@ public struct Timeline: Sendable, Equatable {
       /// The test clock.
       case clock
 
-      public static func < (lhs: Role, rhs: Role) -> Bool { lhs.rawValue < rhs.rawValue }
+      static func < (lhs: Role, rhs: Role) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    public var name: String
-    public var role: Role
+    var name: String
+    var role: Role
 
-    public init(_ name: String, _ role: Role) {
+    init(_ name: String, _ role: Role) {
       self.name = name
       self.role = role
     }
 
     /// The learner's code.
-    public static let code = Lane("your code", .code)
+    static let code = Lane("your code", .code)
     /// The clock the check moves.
-    public static let clock = Lane("clock", .clock)
+    static let clock = Lane("clock", .clock)
     /// The check itself, for events no other lane owns.
-    public static let checks = Lane("checks", .caller)
+    static let checks = Lane("checks", .caller)
   }
 
   /// One event, placed.
-  public struct Step: Sendable, Equatable {
-    public enum Kind: String, Sendable {
+  struct Step: Sendable, Equatable {
+    package enum Kind: String, Sendable {
       /// A call or request, from one lane to another.
       case call
       /// An answer, a callback or a delivered value, back to the caller.
@@ -61,31 +61,31 @@ public struct Timeline: Sendable, Equatable {
     }
 
     /// The event's number in the transcript, from 1.
-    public var number: Int
+    var number: Int
     /// The event as recorded.
-    public var text: String
-    public var kind: Kind
-    public var from: Lane
+    var text: String
+    var kind: Kind
+    var from: Lane
     /// Where an arrow ends; nil for a note or a tick.
-    public var to: Lane?
+    var to: Lane?
     /// What the arrow or mark says, short.
-    public var label: String
+    var label: String
     /// Something that should not have happened: a late answer used, a call
     /// by a cancelled task, a hang, the value the check did not expect.
-    public var isWrong: Bool
+    var isWrong: Bool
     /// Whether the grammar knew the event.
-    public var isKnown: Bool = true
+    var isKnown: Bool = true
   }
 
   /// The lanes, left to right: callers, the code, services, the clock.
-  public var lanes: [Lane]
-  public var steps: [Step]
+  var lanes: [Lane]
+  var steps: [Step]
 
   /// Lays out `events` (a transcript, oldest first). `expected` and
   /// `actual` are the check's "Expected:" and "Actual:" values: the events
   /// that show what was not expected are marked as those that should not
   /// have happened.
-  public init(events: [String], expected: String? = nil, actual: String? = nil) {
+  package init(events: [String], expected: String? = nil, actual: String? = nil) {
     // A function that something `called` is a service; one that only
     // returns or finishes is the learner's code answering its caller.
     let services = Set(
@@ -115,14 +115,14 @@ public struct Timeline: Sendable, Equatable {
   }
 
   /// The events the grammar did not know.
-  public var unknownEvents: [String] { steps.filter { !$0.isKnown }.map(\.text) }
+  package var unknownEvents: [String] { steps.filter { !$0.isKnown }.map(\.text) }
 
   /// The rows a slide can show large enough to read from the back of a
   /// room: the first that should not have happened, the two rows that lead
   /// up to it and the wrong ones right after it, at most `limit` in all (the
   /// last `limit` when none is wrong), with only the lanes they use. Rows
   /// keep their numbers, so the excerpt matches the terminal's list.
-  public func excerpt(rows limit: Int = 6) -> Timeline {
+  func excerpt(rows limit: Int = 6) -> Timeline {
     let wrong = steps.indices.filter { steps[$0].isWrong }
     let end: Int
     if let first = wrong.first {
@@ -146,7 +146,7 @@ public struct Timeline: Sendable, Equatable {
 extension Timeline {
   /// The timelines of a failing check: one per distinct recorded log, with
   /// the verdict that goes with it.
-  public static func verdicts(of check: CheckResult) -> [Verdict] {
+  package static func verdicts(of check: CheckResult) -> [Verdict] {
     var seen: [[String]] = []
     return check.issues.compactMap { issue in
       let body = EventStream.splitLocation(issue).body

@@ -9,16 +9,16 @@ import Foundation
 /// (East Asian wide characters and emoji take two columns), so
 /// labels are cut to fit between the lanes they join instead of overlapping
 /// a neighbour; the full words are always in the column on the right.
-public struct TimelineDrawing: Sendable {
-  public var timeline: Timeline
+struct TimelineDrawing: Sendable {
+  var timeline: Timeline
   /// Shown above the lanes.
-  public var title: String
+  var title: String
   /// Whether each event's full words are written in a column on the right.
   /// A slide leaves them out (the arrows keep their labels, the speaker's
   /// notes say the rest), so that the lanes can be drawn large.
-  public var showsWords: Bool
+  var showsWords: Bool
 
-  public init(_ timeline: Timeline, title: String, showsWords: Bool = true) {
+  init(_ timeline: Timeline, title: String, showsWords: Bool = true) {
     self.timeline = timeline
     self.title = title
     self.showsWords = showsWords
@@ -53,7 +53,7 @@ public struct TimelineDrawing: Sendable {
   }
 
   /// The SVG document.
-  public var svg: String {
+  var svg: String {
     let lanes = timeline.lanes
     let laneX = Dictionary(
       uniqueKeysWithValues: lanes.enumerated().map { index, lane in

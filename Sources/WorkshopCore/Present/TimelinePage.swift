@@ -3,29 +3,29 @@ import Foundation
 
 /// One self-contained HTML page with the timeline of every failing check of
 /// a chapter, and one SVG file per timeline.
-public struct TimelinePage: Sendable {
-  public struct Picture: Sendable, Equatable {
+package struct TimelinePage: Sendable {
+  package struct Picture: Sendable, Equatable {
     /// The check's name.
-    public var check: String
-    public var verdict: Verdict
+    package var check: String
+    var verdict: Verdict
     /// The file name of its SVG: `late-answer-for-an-old-keyword.svg`.
-    public var fileName: String
-    public var svg: String
+    package var fileName: String
+    package var svg: String
     /// The same picture for a slide: the rows around the first that should
     /// not have happened (``Timeline/excerpt(rows:)``), lanes and labels
     /// only, so that its text reads at 18 px or more on a 1280×720 slide.
-    public var slideSVG: String
+    package var slideSVG: String
     /// Where in the learner's code to look: `Chapters/…/File.swift:63 (the TODO there)`.
-    public var pointer: String?
+    var pointer: String?
   }
 
-  public var title: String
-  public var subtitle: String
-  public var pictures: [Picture]
+  var title: String
+  var subtitle: String
+  package var pictures: [Picture]
 
   /// The pictures of `report`'s failing checks that recorded events;
   /// `pointer` says where in the learner's code to look for a check.
-  public init(_ report: ChapterReport, pointer: (CheckResult) -> String? = { _ in nil }) {
+  package init(_ report: ChapterReport, pointer: (CheckResult) -> String? = { _ in nil }) {
     title = "Chapter \(report.chapter.paddedNumber) · \(report.chapter.title)"
     subtitle = report.chapter.summary
     var pictures: [Picture] = []
@@ -77,7 +77,7 @@ public struct TimelinePage: Sendable {
   }
 
   /// The page: each failing check's verdict above its picture.
-  public var html: String {
+  package var html: String {
     let esc = TimelineDrawing.escape
     var body: [String] = []
     for picture in pictures {

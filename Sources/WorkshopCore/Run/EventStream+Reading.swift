@@ -10,7 +10,7 @@ extension EventStream {
   /// a failure whose message quotes such a value (code under test can
   /// return one), split there, would be two broken halves, skipped, and
   /// the check would pass.
-  public static func records(fromJSONLines text: String) -> [Record] {
+  static func records(fromJSONLines text: String) -> [Record] {
     var reader = RecordReader()
     reader.read(Data(text.utf8), final: true)
     return reader.records
@@ -25,19 +25,19 @@ extension EventStream {
   /// reader.read(fifo.bytes(from: reader.consumed))
   /// let summary = EventStream.summary(of: reader.records)
   /// ```
-  public struct RecordReader {
+  struct RecordReader {
     /// The records decoded so far, in the stream's order.
-    public private(set) var records: [Record] = []
+    private(set) var records: [Record] = []
     /// How many bytes of the stream were read: up to the end of its last
     /// complete line.
-    public private(set) var consumed = 0
+    private(set) var consumed = 0
     private let decoder = JSONDecoder()
 
-    public init() {}
+    init() {}
 
     /// Decodes the complete lines of `bytes`, the stream from ``consumed``
     /// on; with `final`, the last line too, complete or not.
-    public mutating func read(_ bytes: Data, final: Bool = false) {
+    mutating func read(_ bytes: Data, final: Bool = false) {
       let newline = UInt8(ascii: "\n")
       var start = bytes.startIndex
       while start < bytes.endIndex {

@@ -7,13 +7,13 @@ import Foundation
 ///
 /// Grading reads this channel, never the human-readable output, which code
 /// under test could imitate by printing.
-public enum EventStream {
+package enum EventStream {
   /// One line of the stream.
-  public struct Record: Decodable, Sendable {
-    public var version: Int
-    public var payload: Payload
+  struct Record: Decodable, Sendable {
+    var version: Int
+    var payload: Payload
 
-    public enum Payload: Sendable {
+    enum Payload: Sendable {
       case test(Test)
       case event(Event)
       case other
@@ -21,7 +21,7 @@ public enum EventStream {
 
     enum CodingKeys: String, CodingKey { case version, kind, payload }
 
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       version = try container.decode(Int.self, forKey: .version)
       switch try container.decode(String.self, forKey: .kind) {
@@ -33,27 +33,27 @@ public enum EventStream {
   }
 
   /// A test or suite the run knows about (`ABI.EncodedTest`).
-  public struct Test: Decodable, Sendable {
+  struct Test: Decodable, Sendable {
     /// `suite` or `function`.
-    public var kind: String
-    public var id: String
-    public var name: String
-    public var displayName: String?
-    public var sourceLocation: SourceLocation?
+    var kind: String
+    var id: String
+    var name: String
+    var displayName: String?
+    var sourceLocation: SourceLocation?
   }
 
   /// Something that happened during the run (`ABI.EncodedEvent`).
-  public struct Event: Decodable, Sendable {
+  struct Event: Decodable, Sendable {
     /// `runStarted`, `testStarted`, `issueRecorded`, `testEnded`, `testSkipped`, `runEnded`, ...
-    public var kind: String
-    public var testID: String?
-    public var issue: Issue?
-    public var messages: [Message]
-    public var instant: Instant?
+    var kind: String
+    var testID: String?
+    var issue: Issue?
+    var messages: [Message]
+    var instant: Instant?
 
     enum CodingKeys: String, CodingKey { case kind, testID, issue, messages, instant }
 
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       kind = try container.decode(String.self, forKey: .kind)
       testID = try container.decodeIfPresent(String.self, forKey: .testID)
@@ -64,33 +64,33 @@ public enum EventStream {
   }
 
   /// When an event happened (`ABI.EncodedInstant`).
-  public struct Instant: Decodable, Sendable {
+  struct Instant: Decodable, Sendable {
     /// Seconds on the process's monotonic clock.
-    public var absolute: Double
+    var absolute: Double
   }
 
   /// An issue recorded by a test (`ABI.EncodedIssue`).
-  public struct Issue: Decodable, Sendable {
-    public var isKnown: Bool
-    public var sourceLocation: SourceLocation?
+  struct Issue: Decodable, Sendable {
+    var isKnown: Bool
+    var sourceLocation: SourceLocation?
   }
 
   /// One line of an event's human-readable description (`ABI.EncodedMessage`).
-  public struct Message: Decodable, Sendable {
+  struct Message: Decodable, Sendable {
     /// `fail`, `details`, `pass`, ...
-    public var symbol: String?
-    public var text: String
+    var symbol: String?
+    var text: String
   }
 
   /// Where in a source file (`SourceLocation`).
-  public struct SourceLocation: Decodable, Sendable {
-    public var fileID: String?
-    public var line: Int
+  struct SourceLocation: Decodable, Sendable {
+    var fileID: String?
+    var line: Int
   }
 
   /// The checks (functions, not suites) a stream describes, in the order
   /// they are declared in their files (the stream's own order varies).
-  public static func checks(in records: [Record]) -> [ExpectedCheck] {
+  static func checks(in records: [Record]) -> [ExpectedCheck] {
     var seen = Set<String>()
     let tests = records.compactMap { record -> Test? in
       guard case .test(let test) = record.payload, test.kind == "function", seen.insert(test.id).inserted
@@ -107,33 +107,33 @@ public enum EventStream {
   }
 
   /// What a run's stream says about each check.
-  public struct Summary: Sendable, Equatable {
-    public var started: Set<String> = []
-    public var ended: Set<String> = []
-    public var skipped: Set<String> = []
+  struct Summary: Sendable, Equatable {
+    var started: Set<String> = []
+    var ended: Set<String> = []
+    var skipped: Set<String> = []
     /// Why each skipped check was skipped, in its trait's words.
-    public var skipReasons: [String: String] = [:]
+    var skipReasons: [String: String] = [:]
     /// Each check's failures, explained.
-    public var issues: [String: [String]] = [:]
+    var issues: [String: [String]] = [:]
     /// Whether the run reported its own end.
-    public var runEnded = false
+    var runEnded = false
     /// Checks cancelled from inside (`Test.cancel()`): they never finished.
-    public var cancelled: Set<String> = []
+    var cancelled: Set<String> = []
     /// Issues recorded outside any check (an expectation on another thread
     /// or queue, after its check ended).
-    public var unattributedIssues: [String] = []
+    var unattributedIssues: [String] = []
     /// Whether records came that Swift Testing never writes: anything after
     /// the run's end, a second start or end of a check. Something else wrote
     /// to the stream.
-    public var isTampered = false
+    var isTampered = false
     /// How long each check took, in seconds, start to end.
-    public var durations: [String: Double] = [:]
+    var durations: [String: Double] = [:]
 
-    public init() {}
+    init() {}
   }
 
   /// Reads a run's events into what happened to each check.
-  public static func summary(of records: [Record]) -> Summary {
+  static func summary(of records: [Record]) -> Summary {
     var summary = Summary()
     var starts: [String: Double] = [:]
     for record in records {
@@ -248,16 +248,16 @@ public enum EventStream {
   static let locationPrefix = "\n(at "
 
   /// An issue's text without its location line, and that line (empty when it has none).
-  public static func splitLocation(_ issue: String) -> (body: String, location: String) {
+  package static func splitLocation(_ issue: String) -> (body: String, location: String) {
     guard let range = issue.range(of: locationPrefix, options: .backwards) else { return (issue, "") }
     return (String(issue[..<range.lowerBound]), String(issue[range.lowerBound...]))
   }
 }
 
 /// A check the build holds, known before any of them runs.
-public struct ExpectedCheck: Sendable, Equatable, Codable {
+package struct ExpectedCheck: Sendable, Equatable, Codable {
   /// Swift Testing's ID: `Module.Suite/function()/File.swift:12:4`.
-  public var id: String
+  package var id: String
   /// The display name, in plain words.
-  public var name: String
+  package var name: String
 }

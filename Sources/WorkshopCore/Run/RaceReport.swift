@@ -3,47 +3,47 @@ import Foundation
 /// One ThreadSanitizer report, read from the log it writes, and told in plain
 /// words: what the two threads did, to which variable, where in the
 /// learner's code.
-public struct RaceReport: Sendable, Equatable {
+struct RaceReport: Sendable, Equatable {
   /// One of the two conflicting accesses.
-  public struct Access: Sendable, Equatable {
+  struct Access: Sendable, Equatable {
     /// "read", "wrote", "changed" (a Swift inout access)...
-    public var verb: String
+    var verb: String
     /// "T5", or "the main thread".
-    public var thread: String
+    var thread: String
     /// The stack, innermost first.
-    public var frames: [Frame]
+    var frames: [Frame]
   }
 
   /// One stack frame: a function and, when known, its source position.
-  public struct Frame: Sendable, Equatable {
-    public var function: String
-    public var file: String?
-    public var line: Int?
-    public var column: Int?
+  struct Frame: Sendable, Equatable {
+    var function: String
+    var file: String?
+    var line: Int?
+    var column: Int?
   }
 
   /// The report's kind as ThreadSanitizer names it: "data race", "Swift access race".
-  public var kind: String
+  var kind: String
   /// The current access and the previous one, when the report has both.
-  public var accesses: [Access]
+  var accesses: [Access]
   /// The report as ThreadSanitizer wrote it, without build IDs.
-  public var raw: String
+  var raw: String
 
   /// The ThreadSanitizer options a test process runs with: keep going after a
   /// report, write reports to `log` (one file per process, `log.<pid>`), and
   /// exit with ``exitCode`` when there was one.
-  public static func options(log: String) -> String {
+  static func options(log: String) -> String {
     "halt_on_error=0:exitcode=\(exitCode):history_size=4:log_path=\(log)"
   }
 
   /// How every explanation starts.
-  public static let headline = "Data race (ThreadSanitizer)"
+  static let headline = "Data race (ThreadSanitizer)"
 
   /// The exit status of a process in which ThreadSanitizer reported something.
-  public static let exitCode: Int32 = 66
+  static let exitCode: Int32 = 66
 
   /// Every report in a ThreadSanitizer log.
-  public static func parse(_ log: String) -> [RaceReport] {
+  static func parse(_ log: String) -> [RaceReport] {
     var reports: [RaceReport] = []
     let separator = "=================="
     for block in log.components(separatedBy: separator + "\n") {
@@ -157,7 +157,7 @@ public struct RaceReport: Sendable, Equatable {
 
   /// The report for a learner: what happened in plain words, where, then the
   /// report itself.
-  public func explanation(codeFolders folders: [String], workspace: Workspace) -> String {
+  func explanation(codeFolders folders: [String], workspace: Workspace) -> String {
     let places = accesses.map { place(of: $0, preferring: folders, in: workspace) }
     // The log is written inside the test process, so it can name any path:
     // only the learner's own files are read for the variable's name.

@@ -9,34 +9,34 @@ import Foundation
 /// and no network. It runs as an unprivileged user, with limits on memory,
 /// processes and the size of every file it writes, its output included, and
 /// it dies with the grader.
-public struct Sandbox: Sendable, Equatable {
+package struct Sandbox: Sendable, Equatable {
   /// The limits a sandboxed test process runs under.
-  public struct Limits: Sendable, Equatable {
+  package struct Limits: Sendable, Equatable {
     /// Address space, in bytes; `Int.max` for none.
-    public var memory: Int = 8 << 30
+    var memory: Int = 8 << 30
     /// Processes and threads it may add to those its user already runs:
     /// Linux counts threads too, per user, and the sandboxes of every chapter
     /// graded at once run as the same user.
-    public var processes: Int = 1024 + 256 * ProcessInfo.processInfo.activeProcessorCount
+    var processes: Int = 1024 + 256 * ProcessInfo.processInfo.activeProcessorCount
     /// Size of any file it writes, its standard output and error included, in bytes.
-    public var fileSize: Int = 64 << 20
+    package var fileSize: Int = 64 << 20
     /// Size of its private `/tmp`, which is memory, in bytes.
-    public var temporaryFiles: Int = 512 << 20
+    package var temporaryFiles: Int = 512 << 20
   }
 
-  public var bubblewrap: String
-  public var limits = Limits()
+  var bubblewrap: String
+  package var limits = Limits()
   /// Folders the code under test must not read (each is an empty folder
   /// inside the sandbox): where the broken versions a learner's checks are
   /// graded against are written down.
-  public var hidden: [String] = []
+  var hidden: [String] = []
   /// The user sandboxed processes run as when the grader is root. The
   /// process limit counts every process of a user: sandboxes that must not
   /// share it (the jobs of `workshop grade`) each get a user of their own.
-  public var user = Sandbox.nobody
+  package var user = Sandbox.nobody
 
   /// The sandbox of this machine, if it has one.
-  public static let current: Sandbox? = {
+  package static let current: Sandbox? = {
     #if os(Linux)
       if ProcessInfo.processInfo.environment["WORKSHOP_NO_SANDBOX"] == "1" { return nil }
       guard let bubblewrap = Subprocess.executable(named: "bwrap"),
@@ -59,7 +59,7 @@ public struct Sandbox: Sendable, Equatable {
   }()
 
   /// The one line the runner says when code under test is not sandboxed.
-  public static var unavailableNote: String {
+  package static var unavailableNote: String {
     #if os(Linux)
       if ProcessInfo.processInfo.environment["WORKSHOP_NO_SANDBOX"] == "1" {
         return "not sandboxed: WORKSHOP_NO_SANDBOX=1; checks run with your permissions."
@@ -167,7 +167,7 @@ public struct Sandbox: Sendable, Equatable {
   /// `files` are more descriptors it gets, opened for writing by the grader.
   /// `reaching`, the programs it runs, when the command is a shell that
   /// runs another (the program itself by default).
-  public func run(
+  package func run(
     _ command: TestLauncher.Command, shared: URL, timeLimit: Double, tick: (() -> Void)? = nil,
     readOnly: Bool = false, files: [Int32: String] = [:], reaching: [String]? = nil
   ) throws -> ProcessOutcome {

@@ -6,29 +6,29 @@ import Foundation
 ///
 /// Reading as the events arrive means that rewriting the stream later, at
 /// exit for example, changes nothing the grader has read.
-public struct TestRun: Sendable {
+package struct TestRun: Sendable {
   /// What one test process did.
-  public struct Outcome: Sendable {
-    public var summary: EventStream.Summary
-    public var termination: Termination?
-    public var timedOut: Bool
-    public var standardError: String
+  package struct Outcome: Sendable {
+    var summary: EventStream.Summary
+    var termination: Termination?
+    var timedOut: Bool
+    var standardError: String
     /// Why the process could not start, if it could not.
-    public var startError: String?
+    var startError: String?
     /// What ThreadSanitizer reported, in a sanitized build.
-    public var races: [RaceReport] = []
+    var races: [RaceReport] = []
 
     /// Whether the run finished: it reported its own end, then exited as
     /// Swift Testing does (0 when every check passed, 1 when one failed), or
     /// as ThreadSanitizer does after a report it wrote.
-    public var isComplete: Bool {
+    var isComplete: Bool {
       summary.runEnded && !summary.isTampered && !timedOut
         && (termination == .exited(0) || termination == .exited(1)
           || (termination == .exited(RaceReport.exitCode) && !races.isEmpty))
     }
 
     /// Why the run did not finish, in words, with the runtime's own message.
-    public var cause: String? {
+    var cause: String? {
       if isComplete { return nil }
       if let startError { return "the checks could not start: \(startError)" }
       if timedOut { return nil }
@@ -49,12 +49,12 @@ public struct TestRun: Sendable {
     }
   }
 
-  public var build: Build
-  public var environment: [String: String]
+  var build: Build
+  var environment: [String: String]
   /// The sandbox the test process runs in; nil for none.
-  public var sandbox: Sandbox?
+  var sandbox: Sandbox?
 
-  public init(build: Build, environment: [String: String], sandbox: Sandbox? = Sandbox.current) {
+  package init(build: Build, environment: [String: String], sandbox: Sandbox? = Sandbox.current) {
     self.build = build
     self.environment = environment
     self.sandbox = sandbox
@@ -129,7 +129,7 @@ public struct TestRun: Sendable {
   /// `after` seconds, with the IDs of the checks that started and have not
   /// ended yet, and the seconds since the run started: a slow run says
   /// which check it is on.
-  public func run(
+  func run(
     filter: String, timeLimit: Double, after: Double = 3,
     running: ((_ checks: [String], _ seconds: Int) -> Void)? = nil
   ) -> Outcome {
@@ -200,7 +200,7 @@ public struct TestRun: Sendable {
 
   /// Lists every check the build holds, without running any: no code under
   /// test runs while the grader learns which checks to expect.
-  public func listChecks() throws -> [ExpectedCheck] {
+  package func listChecks() throws -> [ExpectedCheck] {
     let folder = try TemporaryFolder.shared.makeFolder("list")
     defer { try? FileManager.default.removeItem(at: folder) }
     // A FIFO, as for a run: the folder is read-only in the sandbox.
@@ -220,7 +220,7 @@ public struct TestRun: Sendable {
   }
 
   /// The lines of a crashed process's standard error that say why it died.
-  public static func crashReason(in standardError: String) -> [String] {
+  static func crashReason(in standardError: String) -> [String] {
     RuntimeMessage.lines(in: standardError)
   }
 }

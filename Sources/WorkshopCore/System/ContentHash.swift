@@ -3,14 +3,14 @@ import Synchronization
 
 /// Names file contents: the 64-bit FNV-1a hash, in hex. Not for secrets:
 /// for telling whether a file changed, or is the one the course shipped.
-public enum ContentHash {
+enum ContentHash {
   /// The hash of a file's content; empty for an unreadable file.
   ///
   /// A `check` hashes the course's files several times (what its build
   /// reads, and the course before and after its checks ran): a file whose
   /// status is the one it had when this process last hashed it is not read
   /// again (see ``settled``).
-  public static func of(_ url: URL) -> String { of(url, now: Date()) }
+  static func of(_ url: URL) -> String { of(url, now: Date()) }
 
   /// ``of(_:)`` with the clock reading `now`: a test need not wait two
   /// seconds for a file to count as settled.
@@ -38,7 +38,7 @@ public enum ContentHash {
   private static let settled = Mutex<[String: (status: FileStatus, hash: String)]>([:])
 
   /// The hash of `data`.
-  public static func of(_ data: Data) -> String {
+  static func of(_ data: Data) -> String {
     var value: UInt64 = 0xcbf2_9ce4_8422_2325
     data.withUnsafeBytes { bytes in
       for byte in bytes {

@@ -6,24 +6,24 @@ import Foundation
 /// Polling is one code path on Linux and macOS, sees every way an editor
 /// saves (in place, or a new file renamed over the old one), and costs a few
 /// dozen `stat` calls per look.
-public struct FileWatcher: Sendable {
+package struct FileWatcher: Sendable {
   /// What one look saw: each Swift file's identity, size and date, by path.
-  public typealias Snapshot = [String: String]
+  package typealias Snapshot = [String: String]
 
   /// The watched folders, absolute, each with a key the changes are reported by.
-  public var folders: [(key: Int, path: String)]
+  var folders: [(key: Int, path: String)]
   /// How long to wait between looks.
-  public var interval: Duration = .milliseconds(20)
+  var interval: Duration = .milliseconds(20)
   /// How long a change must stay still before it counts: an editor that
   /// writes a file in several steps is read once it has finished.
-  public var settle: Duration = .milliseconds(20)
+  var settle: Duration = .milliseconds(20)
 
-  public init(folders: [(key: Int, path: String)]) {
+  package init(folders: [(key: Int, path: String)]) {
     self.folders = folders
   }
 
   /// The Swift files of every folder as they are now.
-  public func snapshot() -> [Int: Snapshot] {
+  package func snapshot() -> [Int: Snapshot] {
     var result: [Int: Snapshot] = [:]
     for folder in folders {
       var files: Snapshot = [:]
@@ -48,7 +48,7 @@ public struct FileWatcher: Sendable {
   /// Waits until a folder's files differ from `last`, then returns the keys
   /// of the folders that changed, the most recently saved last, and updates
   /// `last`. Returns nil when `shouldStop` says so.
-  public func waitForChange(since last: inout [Int: Snapshot], shouldStop: () -> Bool) -> [Int]? {
+  package func waitForChange(since last: inout [Int: Snapshot], shouldStop: () -> Bool) -> [Int]? {
     while !shouldStop() {
       var now = snapshot()
       guard now != last else {

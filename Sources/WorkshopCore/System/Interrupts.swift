@@ -11,7 +11,7 @@ import Synchronization
 /// Ends the runner cleanly on Ctrl-C (`SIGINT`) or `SIGTERM`: every process
 /// it started is killed with its group, its temporary folder is removed, and
 /// it exits with 128 plus the signal's number (130 or 143), as shells expect.
-public enum Interrupts {
+package enum Interrupts {
   /// Kept alive for the life of the process.
   nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
@@ -19,12 +19,12 @@ public enum Interrupts {
   private static let received = Atomic<Int32>(0)
 
   /// Whether the runner is stopping for a signal: it prints nothing more.
-  public static var isStopping: Bool { received.load(ordering: .acquiring) != 0 }
+  package static var isStopping: Bool { received.load(ordering: .acquiring) != 0 }
 
   /// Returns unless the runner is stopping for a signal; then waits for the
   /// handler to end the process, so that work that finished meanwhile can
   /// neither exit with its own status nor skip the clean-up.
-  public static func waitIfStopping() {
+  package static func waitIfStopping() {
     while isStopping { sleep(60) }
   }
 
@@ -33,13 +33,13 @@ public enum Interrupts {
   private static let cleanups = Mutex<[@Sendable () -> Void]>([])
 
   /// Runs `cleanup` when the runner stops for a signal or ``quit()``.
-  public static func onStop(_ cleanup: @escaping @Sendable () -> Void) {
+  static func onStop(_ cleanup: @escaping @Sendable () -> Void) {
     cleanups.withLock { $0.append(cleanup) }
   }
 
   /// Ends the runner now, as a signal would, but with exit status 0: `watch`
   /// when the learner presses `q`.
-  public static func quit() -> Never {
+  package static func quit() -> Never {
     stop(signal: SIGTERM, status: 0)
   }
 
@@ -54,7 +54,7 @@ public enum Interrupts {
   }
 
   /// Installs the handlers; call once, before starting any process.
-  public static func install() {
+  package static func install() {
     for signalNumber in [SIGINT, SIGTERM] {
       signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())

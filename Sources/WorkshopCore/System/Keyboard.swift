@@ -11,13 +11,13 @@ import Foundation
 /// The terminal is put in a mode where each key arrives at once and is not
 /// echoed; Ctrl-C still ends the runner through ``Interrupts``. The terminal's
 /// own mode comes back however the runner stops.
-public enum Keyboard {
+package enum Keyboard {
   /// Whether standard input is a terminal the learner types into.
-  public static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 }
+  package static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 }
 
   /// Calls `onKey` with each key pressed, on a thread of its own, until the
   /// process ends. Does nothing when standard input is not a terminal.
-  public static func listen(_ onKey: @escaping @Sendable (Character) -> Void) {
+  package static func listen(_ onKey: @escaping @Sendable (Character) -> Void) {
     guard isInteractive else { return }
     var original = termios()
     guard tcgetattr(STDIN_FILENO, &original) == 0 else { return }

@@ -8,13 +8,13 @@ import Synchronization
 #endif
 
 /// How a child process ended.
-public enum Termination: Sendable, Equatable, CustomStringConvertible {
+package enum Termination: Sendable, Equatable, CustomStringConvertible {
   /// It exited with this status code.
   case exited(Int32)
   /// A signal killed it.
   case signaled(Int32)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .exited(let code): "exit code \(code)"
     case .signaled(let signal): "signal \(signal) (\(signalName(signal)))"
@@ -25,7 +25,7 @@ public enum Termination: Sendable, Equatable, CustomStringConvertible {
 extension Termination {
   /// How a process ended, as a shell or bubblewrap that ran it reports it:
   /// they exit with 128 plus the number of the signal that killed it.
-  public var unwrapped: Termination {
+  var unwrapped: Termination {
     if case .exited(let code) = self, code > 128, code < 128 + 65 { return .signaled(code - 128) }
     return self
   }
@@ -35,7 +35,7 @@ extension Termination {
 ///
 /// Matched against the C library's constants, not numbers: some differ
 /// between Linux and macOS (`SIGBUS` is 7 on Linux and 10 on macOS).
-public func signalName(_ signal: Int32) -> String {
+func signalName(_ signal: Int32) -> String {
   let names: [(Int32, String)] = [
     (SIGHUP, "SIGHUP"), (SIGINT, "SIGINT"), (SIGQUIT, "SIGQUIT"), (SIGILL, "SIGILL"),
     (SIGTRAP, "SIGTRAP"), (SIGABRT, "SIGABRT"), (SIGBUS, "SIGBUS"), (SIGFPE, "SIGFPE"),
@@ -46,23 +46,23 @@ public func signalName(_ signal: Int32) -> String {
 }
 
 /// What a finished child process left behind.
-public struct ProcessOutcome: Sendable {
-  public var termination: Termination
+package struct ProcessOutcome: Sendable {
+  package var termination: Termination
   /// Whether the time limit ran out and the process group was killed.
-  public var timedOut: Bool
-  public var standardOutput: String
-  public var standardError: String
+  package var timedOut: Bool
+  package var standardOutput: String
+  package var standardError: String
 
-  public var succeeded: Bool { termination == .exited(0) && !timedOut }
+  package var succeeded: Bool { termination == .exited(0) && !timedOut }
 }
 
 /// Why a child process could not be started.
-public struct SubprocessError: Error, CustomStringConvertible {
-  public var description: String
+struct SubprocessError: Error, CustomStringConvertible {
+  var description: String
 }
 
 /// Runs child processes in their own process group, with a hard time limit.
-public enum Subprocess {
+package enum Subprocess {
   /// The process groups of the children running now; nil once the runner
   /// is stopping, when no child may start any more.
   static let live = Mutex<Set<pid_t>?>([])
@@ -98,7 +98,7 @@ public enum Subprocess {
   /// and once more after the child has ended.
   /// While it runs, the child's group is one of ``live``, which an interrupt
   /// of the runner ends.
-  public static func run(
+  package static func run(
     _ executable: String,
     _ arguments: [String],
     environment: [String: String] = ProcessInfo.processInfo.environment,

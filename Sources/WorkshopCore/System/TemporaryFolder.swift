@@ -5,11 +5,11 @@ import Foundation
 ///
 /// SwiftPM leaves a few empty `TemporaryDirectory.*` folders per build, and
 /// code under test may leave anything: none of it outlives the run.
-public final class TemporaryFolder: Sendable {
+package final class TemporaryFolder: Sendable {
   /// The folder of this run of the runner.
-  public static let shared = TemporaryFolder()
+  package static let shared = TemporaryFolder()
 
-  public let url: URL
+  let url: URL
 
   private init() {
     let base = URL(fileURLWithPath: ProcessInfo.processInfo.environment["TMPDIR"] ?? NSTemporaryDirectory())
@@ -20,7 +20,7 @@ public final class TemporaryFolder: Sendable {
   }
 
   /// A new, empty folder inside this one.
-  public func makeFolder(_ prefix: String) throws -> URL {
+  package func makeFolder(_ prefix: String) throws -> URL {
     let folder = url.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
     // Not its parents: once the run's folder is removed, at an interrupt,
     // nothing makes it again.
@@ -29,7 +29,7 @@ public final class TemporaryFolder: Sendable {
   }
 
   /// Removes the folder and everything in it.
-  public func remove() {
+  package func remove() {
     try? FileManager.default.removeItem(at: url)
   }
 }

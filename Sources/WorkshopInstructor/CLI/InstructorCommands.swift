@@ -7,7 +7,7 @@ import WorkshopCore
 /// let table = SubcommandTable(LearnerCommands.all + InstructorCommands.all + MaintainerCommands.all)
 /// let status = Workshop(subcommands: table).run(["grade", "submissions/*"])
 /// ```
-public enum InstructorCommands {
+package enum InstructorCommands {
   /// The subcommands, in the order help lists them.
-  public static let all: [any Subcommand.Type] = [GradeCommand.self]
+  package static let all: [any Subcommand.Type] = [GradeCommand.self]
 }

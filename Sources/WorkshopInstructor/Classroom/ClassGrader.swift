@@ -3,24 +3,24 @@ import Synchronization
 import WorkshopCore
 
 /// What grading one submission gave.
-public struct SubmissionGrade: Sendable {
+struct SubmissionGrade: Sendable {
   /// The name reports use (unique in the class).
-  public var name: String
+  var name: String
   /// What the instructor gave.
-  public var source: String
+  var source: String
   /// Every chapter's report, in course order; empty when not graded.
-  public var reports: [ChapterReport]
+  var reports: [ChapterReport]
   /// Why the submission could not be graded, if it could not.
-  public var notGraded: String?
+  var notGraded: String?
   /// What the submission held that was not taken.
-  public var ignored: [String]
+  var ignored: [String]
   /// What a person should look at.
-  public var flags: [ReviewScan.Flag]
+  var flags: [ReviewScan.Flag]
   /// Wall-clock time spent on it, in seconds.
-  public var seconds: Double
+  var seconds: Double
   /// Chapters whose code was the same, byte for byte, as one graded earlier
   /// in the run: graded once, the result shared.
-  public var reused: Int
+  var reused: Int
 }
 
 /// Grades a class: every submission against the pristine checkout's checks,
@@ -33,20 +33,20 @@ public struct SubmissionGrade: Sendable {
 /// is byte for byte the same as code already graded in this run (an
 /// untouched starter, most often) is not graded again: grading is
 /// deterministic, so the result is the same.
-public struct ClassGrader: Sendable {
+struct ClassGrader: Sendable {
   /// The instructor's pristine checkout.
-  public var course: Workspace
+  var course: Workspace
   /// How many submissions are graded at the same time.
-  public var jobs: Int
+  var jobs: Int
   /// The time limit of one chapter's grading, in seconds.
-  public var timeLimit: Double
+  var timeLimit: Double
   /// The sandbox checks and archives run in; nil only when the instructor
   /// chose to grade unsandboxed.
-  public var sandbox: Sandbox?
+  var sandbox: Sandbox?
   /// Short progress lines for a terminal's status line.
-  public var progress: (@Sendable (String) -> Void)?
+  var progress: (@Sendable (String) -> Void)?
 
-  public init(
+  init(
     course: Workspace, jobs: Int, timeLimit: Double, sandbox: Sandbox?,
     progress: (@Sendable (String) -> Void)? = nil
   ) {
@@ -74,8 +74,8 @@ public struct ClassGrader: Sendable {
 
   /// What every submission is graded on, chapter by chapter: the checks of
   /// the pristine course, listed from a build of its starters.
-  public struct Items: Sendable, Codable {
-    public var byChapter: [Int: [ExpectedCheck]]
+  struct Items: Sendable, Codable {
+    var byChapter: [Int: [ExpectedCheck]]
     /// The course's files these were listed from (see `Fingerprint.ofCourse(_:)` in WorkshopCore).
     var course: Fingerprint.Inputs = [:]
   }
@@ -85,7 +85,7 @@ public struct ClassGrader: Sendable {
 
   /// Grades `paths`, calling `finished` as each submission is done (from any
   /// thread, one at a time); returns the grades in the order given.
-  public func grade(
+  func grade(
     _ paths: [String], names: [String], finished: @escaping (SubmissionGrade, Items) -> Void
   ) throws -> (grades: [SubmissionGrade], items: Items) {
     // Called under `report`'s lock only, so never twice at once.

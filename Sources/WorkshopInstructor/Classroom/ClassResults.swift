@@ -8,10 +8,10 @@ import WorkshopCore
 /// totals compare across a class: a chapter that does not compile, or was
 /// not handed in, fails each of its items with the reason. In a chapter
 /// where learners write the checks, their own checks count as one item.
-public struct ClassResult: Sendable {
+struct ClassResult: Sendable {
   /// One graded item: a check, or one of the items a learner's checks are graded on.
-  public struct Item: Sendable {
-    public enum Status: String, Sendable {
+  struct Item: Sendable {
+    package enum Status: String, Sendable {
       case passed
       /// The check ran and failed.
       case failed
@@ -19,29 +19,29 @@ public struct ClassResult: Sendable {
       case error
     }
 
-    public var chapter: Curriculum.Chapter
-    public var name: String
+    var chapter: Curriculum.Chapter
+    var name: String
     /// `04.3`: the chapter and the item's place in it.
-    public var number: String
-    public var status: Status
+    var number: String
+    var status: Status
     /// The failure, with the events recorded while the check ran; empty when passed.
-    public var output: String
-    public var maxScore: Double
-    public var score: Double { status == .passed ? maxScore : 0 }
+    var output: String
+    var maxScore: Double
+    var score: Double { status == .passed ? maxScore : 0 }
     /// How long the check ran; 0 when it did not run or was not timed.
-    public var seconds: Double = 0
+    var seconds: Double = 0
   }
 
   /// One chapter's items and state.
-  public struct Chapter: Sendable {
-    public var chapter: Curriculum.Chapter
-    public var state: ChapterReport.State
-    public var items: [Item]
-    public var passed: Int { items.filter { $0.status == .passed }.count }
+  package struct Chapter: Sendable {
+    var chapter: Curriculum.Chapter
+    var state: ChapterReport.State
+    var items: [Item]
+    var passed: Int { items.filter { $0.status == .passed }.count }
 
     /// `9 of 12`, or the state when no check could run, for tables and CSV.
     /// Not `9/12`: spreadsheets read that as a date.
-    public var cell: String {
+    var cell: String {
       switch state {
       case .doesNotCompile, .notHandedIn: state.rawValue
       case .crashed, .timedOut, .raceCheckNotRun, .noChecks: "\(passed) of \(items.count) (\(state.rawValue))"
@@ -50,18 +50,18 @@ public struct ClassResult: Sendable {
     }
   }
 
-  public var grade: SubmissionGrade
+  var grade: SubmissionGrade
   /// Empty when the submission was not graded.
-  public var chapters: [Chapter]
+  var chapters: [Chapter]
 
-  public var items: [Item] { chapters.flatMap(\.items) }
-  public var passed: Int { items.filter { $0.status == .passed }.count }
-  public var total: Int { items.count }
-  public var score: Double { items.reduce(0) { $0 + $1.score } }
-  public var maxScore: Double { items.reduce(0) { $0 + $1.maxScore } }
+  var items: [Item] { chapters.flatMap(\.items) }
+  var passed: Int { items.filter { $0.status == .passed }.count }
+  var total: Int { items.count }
+  var score: Double { items.reduce(0) { $0 + $1.score } }
+  var maxScore: Double { items.reduce(0) { $0 + $1.maxScore } }
 
   /// The result of `grade`, over the course's items.
-  public init(_ grade: SubmissionGrade, items: ClassGrader.Items, course: Workspace) {
+  init(_ grade: SubmissionGrade, items: ClassGrader.Items, course: Workspace) {
     self.grade = grade
     guard grade.notGraded == nil else {
       chapters = []

@@ -8,19 +8,19 @@ import WorkshopCore
 /// taken; the rest (the submission's `Tests/`, `curriculum.json`,
 /// `Package.swift`, `.build/`, hidden files, links) is listed as ignored and
 /// never read, so a submission cannot change what grades it.
-public struct Submission: Sendable {
+struct Submission: Sendable {
   /// The name reports use: the folder's or the archive's, without extension.
-  public var name: String
+  var name: String
   /// What the instructor gave, as given.
-  public var source: String
+  var source: String
   /// Each chapter's Swift files by number: paths relative to the chapter's
   /// folder, to their text. A chapter the submission lacks is absent.
-  public var chapters: [Int: [String: String]]
+  var chapters: [Int: [String: String]]
   /// What was not taken, relative to the submission, with why when it is not
   /// simply "not part of a chapter".
-  public var ignored: [String]
+  var ignored: [String]
   /// What a person should look at (see `ReviewScan` in WorkshopCore).
-  public var flags: [ReviewScan.Flag]
+  var flags: [ReviewScan.Flag]
 
   /// The most a chapter's Swift files may hold together, in bytes.
   static let chapterSizeLimit = 1 << 20
@@ -28,13 +28,13 @@ public struct Submission: Sendable {
   static let unpackTimeLimit = 60.0
 
   /// Why a submission cannot be read.
-  public struct Problem: Error, CustomStringConvertible {
-    public var description: String
+  struct Problem: Error, CustomStringConvertible {
+    var description: String
   }
 
   /// Reads the submission at `path` for `course`. An archive is unpacked in a
   /// folder of its own, in `sandbox` when given.
-  public static func load(_ path: String, course: Workspace, sandbox: Sandbox?) throws -> Submission {
+  static func load(_ path: String, course: Workspace, sandbox: Sandbox?) throws -> Submission {
     let url = URL(fileURLWithPath: path).standardizedFileURL
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {

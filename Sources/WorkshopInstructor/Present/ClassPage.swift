@@ -64,7 +64,7 @@ extension ClassReports {
   }
 
   /// The class page for `results`, one per submission, in the order given.
-  public func page(_ results: [ClassResult]) -> String {
+  func page(_ results: [ClassResult]) -> String {
     let graded = results.filter { $0.grade.notGraded == nil }
     let columns = Self.columns(of: graded)
     let review = results.filter { !$0.grade.flags.isEmpty }.count

@@ -4,37 +4,32 @@ import WorkshopCore
 /// The reports `workshop grade` writes and prints: per submission
 /// `results.json` (Gradescope) and `junit.xml`, for the class `class.csv` and
 /// `summary.md`, and the lines and table on the terminal.
-public struct ClassReports: Sendable {
-  public var course: Workspace
-  public var style: Style
-
-  public init(course: Workspace, style: Style) {
-    self.course = course
-    self.style = style
-  }
+struct ClassReports: Sendable {
+  var course: Workspace
+  var style: Style
 
   // MARK: - Gradescope
 
   /// Gradescope's `results.json`, as its autograder specification describes
   /// it: the score, and one test per item with its points, status and output.
-  public struct Gradescope: Codable, Equatable {
-    public struct Test: Codable, Equatable {
-      public var name: String
-      public var number: String
-      public var score: Double
-      public var max_score: Double
-      public var status: String
-      public var output: String
-      public var tags: [String]
+  struct Gradescope: Codable, Equatable {
+    struct Test: Codable, Equatable {
+      var name: String
+      var number: String
+      var score: Double
+      var max_score: Double
+      var status: String
+      var output: String
+      var tags: [String]
     }
 
-    public var score: Double
-    public var execution_time: Int
-    public var output: String
-    public var tests: [Test]
+    var score: Double
+    var execution_time: Int
+    var output: String
+    var tests: [Test]
   }
 
-  public func gradescope(_ result: ClassResult) -> Gradescope {
+  func gradescope(_ result: ClassResult) -> Gradescope {
     Gradescope(
       score: result.score, execution_time: Int(result.grade.seconds.rounded()),
       output: overview(result),
@@ -76,7 +71,7 @@ public struct ClassReports: Sendable {
     return lines.joined(separator: "\n")
   }
 
-  public func gradescopeJSON(_ result: ClassResult) throws -> Data {
+  func gradescopeJSON(_ result: ClassResult) throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return try encoder.encode(gradescope(result))
@@ -87,7 +82,7 @@ public struct ClassReports: Sendable {
   /// JUnit XML: one test suite per chapter, one test case per item; a
   /// failed check is a failure, a crash, a time limit, a compile error or a
   /// chapter not handed in an error, each with its message.
-  public func junit(_ result: ClassResult) -> String {
+  func junit(_ result: ClassResult) -> String {
     let grade = result.grade
     var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
     let failures = result.items.filter { $0.status == .failed }.count
@@ -161,7 +156,7 @@ public struct ClassReports: Sendable {
   // MARK: - The class
 
   /// `class.csv`: one row per submission (RFC 4180).
-  public func csv(_ results: [ClassResult]) -> String {
+  func csv(_ results: [ClassResult]) -> String {
     var rows: [[String]] = [
       ["submission", "checks passed", "checks total"]
         + course.curriculum.chapters.map { "\($0.paddedNumber) \($0.title)" }
@@ -190,7 +185,7 @@ public struct ClassReports: Sendable {
   }
 
   /// One line for a submission, printed as soon as it is graded.
-  public func line(_ result: ClassResult, nameWidth: Int) -> String {
+  func line(_ result: ClassResult, nameWidth: Int) -> String {
     let grade = result.grade
     let name = pad(grade.name, nameWidth)
     let time = style.dim(String(format: "%5.1f s", grade.seconds))
@@ -211,7 +206,7 @@ public struct ClassReports: Sendable {
   }
 
   /// The class table the terminal shows at the end.
-  public func table(_ results: [ClassResult]) -> String {
+  func table(_ results: [ClassResult]) -> String {
     let width = max(10, results.map(\.grade.name.count).max() ?? 0) + 2
     var lines: [String] = []
     let graded = results.filter { $0.grade.notGraded == nil }
@@ -254,7 +249,7 @@ public struct ClassReports: Sendable {
   }
 
   /// The summary as a Markdown table, for a GitHub run's page.
-  public func markdown(_ results: [ClassResult]) -> String {
+  func markdown(_ results: [ClassResult]) -> String {
     var lines = [
       "## \(course.curriculum.title): grades", "",
       "| Submission | Checks | " + course.curriculum.chapters.map(\.paddedNumber).joined(separator: " | ")
@@ -321,7 +316,7 @@ public struct ClassReports: Sendable {
 
   /// Writes `data` to `url` whole or not at all: a temporary file beside it,
   /// renamed over it.
-  public static func writeAtomically(_ data: Data, to url: URL) throws {
+  static func writeAtomically(_ data: Data, to url: URL) throws {
     try FileManager.default.createDirectory(
       at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     let temporary = url.deletingLastPathComponent().appendingPathComponent(

@@ -3,13 +3,13 @@ import Foundation
 import WorkshopCore
 
 /// Renders grading results as text for learners and instructors.
-public struct Report: Sendable {
-  public var style: Style
-  public var workspace: Workspace
+struct Report: Sendable {
+  var style: Style
+  var workspace: Workspace
   /// What was graded: the learner's chapters or the solutions.
-  public var variant: Variant
+  var variant: Variant
 
-  public init(style: Style, workspace: Workspace, variant: Variant = .chapters) {
+  init(style: Style, workspace: Workspace, variant: Variant = .chapters) {
     self.style = style
     self.workspace = workspace
     self.variant = variant
@@ -28,7 +28,7 @@ public struct Report: Sendable {
   /// their inputs unchanged since. The same text as ``progressHeader``,
   /// a ``progressRow(_:)`` per chapter and ``progressFooter(_:reused:)``,
   /// which the runner prints as each chapter is graded.
-  public func progress(_ reports: [ChapterReport], reused: Set<Int> = []) -> String {
+  func progress(_ reports: [ChapterReport], reused: Set<Int> = []) -> String {
     ([progressHeader] + reports.map(progressRow) + [progressFooter(reports, reused: reused)])
       .joined(separator: "\n")
   }
@@ -39,7 +39,7 @@ public struct Report: Sendable {
   }
 
   /// The table's title and column names.
-  public var progressHeader: String {
+  var progressHeader: String {
     [
       style.bold(workspace.curriculum.title) + style.dim(" · progress"), "",
       "  " + style.dim(pad("#", 4) + pad("Chapter", titleWidth + 2) + pad("Checks", 9) + "State"),
@@ -47,7 +47,7 @@ public struct Report: Sendable {
   }
 
   /// One chapter's row of the table.
-  public func progressRow(_ report: ChapterReport) -> String {
+  func progressRow(_ report: ChapterReport) -> String {
     let checks = report.checks.isEmpty ? "–" : "\(report.passed)/\(report.total)"
     return "  " + pad(report.chapter.paddedNumber, 4) + pad(report.chapter.title, titleWidth + 2)
       + pad(checks, 9) + state(report) + raceNote(report) + versionsNote(report)
@@ -55,7 +55,7 @@ public struct Report: Sendable {
 
   /// What follows the rows: the overall line, which chapters ran again,
   /// and what to do next.
-  public func progressFooter(_ reports: [ChapterReport], reused: Set<Int> = []) -> String {
+  func progressFooter(_ reports: [ChapterReport], reused: Set<Int> = []) -> String {
     var lines: [String] = []
     let done = reports.filter { $0.state == .done }.count
     let passed = reports.reduce(0) { $0 + $1.passed }
@@ -82,7 +82,7 @@ public struct Report: Sendable {
   }
 
   /// One line on every chapter but `focus`, for `watch`.
-  public func summaryLine(_ reports: [ChapterReport], besides focus: Curriculum.Chapter?) -> String {
+  func summaryLine(_ reports: [ChapterReport], besides focus: Curriculum.Chapter?) -> String {
     let others = reports.filter { $0.chapter.number != focus?.number }
     let done = others.filter { $0.state == .done }.count
     let passed = reports.reduce(0) { $0 + $1.passed }
@@ -109,7 +109,7 @@ public struct Report: Sendable {
   }
 
   /// The "Next:" paragraph: the chapter the learner is on and what to do about it.
-  public func next(_ reports: [ChapterReport]) -> String {
+  func next(_ reports: [ChapterReport]) -> String {
     guard let report = Whereabouts(workspace: workspace).current(reports) else {
       return style.green("Every chapter is done. Well played!")
         + " Compare your code with Solutions/, or read the slides in Slides/ again."
@@ -152,7 +152,7 @@ public struct Report: Sendable {
   // MARK: - One chapter (`workshop check`)
 
   /// Every check of one chapter; failing ones with what was expected and what happened.
-  public func chapterDetail(_ report: ChapterReport, watching: Bool = false) -> String {
+  func chapterDetail(_ report: ChapterReport, watching: Bool = false) -> String {
     let again = watching ? "save" : "run " + workshop("check \(report.chapter.paddedNumber)") + " again"
     let chapter = report.chapter
     var lines = [

@@ -1,8 +1,8 @@
 import WorkshopCore
 
 /// `workshop check [<chapter>]`: one chapter's checks, every failure explained.
-public struct CheckCommand: Subcommand, Equatable {
-  public static let configuration = SubcommandConfiguration(
+struct CheckCommand: Subcommand, Equatable {
+  static let configuration = SubcommandConfiguration(
     name: "check", summary: "Run one chapter's checks and explain every failure.",
     discussion: """
       A failing check shows what was expected, what happened, and the events
@@ -19,27 +19,27 @@ public struct CheckCommand: Subcommand, Equatable {
   )
 
   /// Where `check --timeline` writes its pages, under the workshop's own folder.
-  public static let timelineFolder = "timelines"
+  static let timelineFolder = "timelines"
 
   /// The chapter asked for; nil for the one the learner is on.
-  public var chapter: String?
-  public var options: GradingOptions
+  var chapter: String?
+  var options: GradingOptions
   /// Also draw each failing check's events as a timeline.
-  public var timeline: Bool
+  var timeline: Bool
 
-  public init(chapter: String?, options: GradingOptions = GradingOptions(), timeline: Bool = false) {
+  init(chapter: String?, options: GradingOptions = GradingOptions(), timeline: Bool = false) {
     self.chapter = chapter
     self.options = options
     self.timeline = timeline
   }
 
-  public init(parsing arguments: ParsedArguments) throws {
+  init(parsing arguments: ParsedArguments) throws {
     chapter = arguments.argument
     options = try GradingOptions(parsing: arguments)
     timeline = arguments.flag(Self.timelineOption)
   }
 
-  public func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
+  func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
     guard let chapter = workshop.resolve(chapter, in: workspace) else { return Workshop.ExitCode.usage }
     return workshop.check(chapter, workspace, options, timeline: timeline)
   }

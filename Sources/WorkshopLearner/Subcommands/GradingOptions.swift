@@ -2,32 +2,32 @@ import WorkshopCore
 
 /// What every grading subcommand (`progress`, `check`, `watch`) is told:
 /// which folder to grade, and for how long at most.
-public struct GradingOptions: Equatable, Sendable {
+struct GradingOptions: Equatable, Sendable {
   /// Grade `Solutions/` instead of `Chapters/`.
-  public var solutions = false
+  var solutions = false
   /// The hard time limit for one chapter's grading, in seconds.
-  public var timeLimit: Double = Grader.defaultTimeLimit
+  var timeLimit: Double = Grader.defaultTimeLimit
 
-  public init(solutions: Bool = false, timeLimit: Double = Grader.defaultTimeLimit) {
+  init(solutions: Bool = false, timeLimit: Double = Grader.defaultTimeLimit) {
     self.solutions = solutions
     self.timeLimit = timeLimit
   }
 
   /// Reads `--solutions` and `--timeout`.
-  public init(parsing arguments: ParsedArguments) throws {
+  init(parsing arguments: ParsedArguments) throws {
     solutions = arguments.flag(Self.solutionsOption)
     timeLimit = try arguments.timeLimit() ?? Grader.defaultTimeLimit
   }
 
   /// The folder graded.
-  public var variant: Variant { solutions ? .solutions : .chapters }
+  var variant: Variant { solutions ? .solutions : .chapters }
 
   /// `--solutions`.
-  public static let solutionsOption = Option(
+  static let solutionsOption = Option(
     name: "--solutions", help: "Grade Solutions/ instead of Chapters/.")
 
   /// Both options, as the grading subcommands list them.
-  public static let options = [solutionsOption, Option.timeout]
+  static let options = [solutionsOption, Option.timeout]
 }
 
 extension SubcommandConfiguration.Argument {

@@ -1,8 +1,8 @@
 import WorkshopCore
 
 /// `workshop hint [<chapter>]`: the next hint.
-public struct HintCommand: Subcommand, Equatable {
-  public static let configuration = SubcommandConfiguration(
+struct HintCommand: Subcommand, Equatable {
+  static let configuration = SubcommandConfiguration(
     name: "hint", summary: "Show the next hint for a chapter.",
     discussion: """
       Each call shows one more hint, from a nudge to nearly the answer. In a
@@ -19,25 +19,25 @@ public struct HintCommand: Subcommand, Equatable {
     help: "In a chapter with several exercises, the one to hint at (its name or file).")
 
   /// The chapter asked for; nil for the one the learner is on.
-  public var chapter: String?
+  var chapter: String?
   /// Start from the first hint again.
-  public var reset: Bool
+  var reset: Bool
   /// The exercise to hint at, in a chapter with several.
-  public var exercise: String?
+  var exercise: String?
 
-  public init(chapter: String?, reset: Bool = false, exercise: String? = nil) {
+  init(chapter: String?, reset: Bool = false, exercise: String? = nil) {
     self.chapter = chapter
     self.reset = reset
     self.exercise = exercise
   }
 
-  public init(parsing arguments: ParsedArguments) throws {
+  init(parsing arguments: ParsedArguments) throws {
     chapter = arguments.argument
     reset = arguments.flag(Self.resetOption)
     exercise = arguments.value(Self.exerciseOption)
   }
 
-  public func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
+  func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
     guard let chapter = workshop.resolve(chapter, in: workspace) else { return Workshop.ExitCode.usage }
     return workshop.hint(chapter, workspace, reset: reset, exercise: exercise)
   }

@@ -1,14 +1,14 @@
 import WorkshopCore
 
 /// `workshop list`: the chapters.
-public struct ListCommand: Subcommand, Equatable {
-  public static let configuration = SubcommandConfiguration(name: "list", summary: "List the chapters.")
+struct ListCommand: Subcommand, Equatable {
+  static let configuration = SubcommandConfiguration(name: "list", summary: "List the chapters.")
 
-  public init() {}
+  init() {}
 
-  public init(parsing arguments: ParsedArguments) throws {}
+  init(parsing arguments: ParsedArguments) throws {}
 
-  public func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
+  func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
     let width = workspace.curriculum.chapters.map(\.title.count).max() ?? 0
     for chapter in workspace.curriculum.chapters {
       let title = chapter.title + String(repeating: " ", count: width - chapter.title.count)

@@ -1,8 +1,8 @@
 import WorkshopCore
 
 /// `workshop` or `workshop progress`: every chapter graded, as a table.
-public struct ProgressCommand: Subcommand, Equatable {
-  public static let configuration = SubcommandConfiguration(
+struct ProgressCommand: Subcommand, Equatable {
+  static let configuration = SubcommandConfiguration(
     name: "progress", summary: "Grade every chapter and show what to do next.",
     discussion: """
       Builds the chapters, runs each chapter's checks in processes of its own
@@ -11,15 +11,15 @@ public struct ProgressCommand: Subcommand, Equatable {
       """,
     options: GradingOptions.options, isDefault: true)
 
-  public var options: GradingOptions
+  var options: GradingOptions
 
-  public init(options: GradingOptions = GradingOptions()) { self.options = options }
+  init(options: GradingOptions = GradingOptions()) { self.options = options }
 
-  public init(parsing arguments: ParsedArguments) throws {
+  init(parsing arguments: ParsedArguments) throws {
     options = try GradingOptions(parsing: arguments)
   }
 
-  public func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
+  func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
     workshop.progress(workspace, options)
   }
 }

@@ -2,8 +2,8 @@ import WorkshopCore
 
 /// `workshop reset <chapter>` or `workshop reset --all`: starter code back,
 /// the learner's files backed up first.
-public struct ResetCommand: Subcommand, Equatable {
-  public static let configuration = SubcommandConfiguration(
+struct ResetCommand: Subcommand, Equatable {
+  static let configuration = SubcommandConfiguration(
     name: "reset", summary: "Start a chapter again from its starter code.",
     discussion: """
       Puts the chapter's files back as the course shipped them, even if you
@@ -16,16 +16,16 @@ public struct ResetCommand: Subcommand, Equatable {
   static let allOption = Option(name: "--all", help: "Reset every chapter.")
 
   /// The chapter to reset; nil with `all`.
-  public var chapter: String?
+  var chapter: String?
   /// Reset every chapter.
-  public var all: Bool
+  var all: Bool
 
-  public init(chapter: String?, all: Bool = false) {
+  init(chapter: String?, all: Bool = false) {
     self.chapter = chapter
     self.all = all
   }
 
-  public init(parsing arguments: ParsedArguments) throws {
+  init(parsing arguments: ParsedArguments) throws {
     all = arguments.flag(Self.allOption)
     if all {
       if let chapter = arguments.argument {
@@ -37,7 +37,7 @@ public struct ResetCommand: Subcommand, Equatable {
     }
   }
 
-  public func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
+  func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
     if all { return workshop.reset(workspace.curriculum.chapters, workspace) }
     guard let chapter = workshop.resolve(chapter, in: workspace) else { return Workshop.ExitCode.usage }
     return workshop.reset([chapter], workspace)

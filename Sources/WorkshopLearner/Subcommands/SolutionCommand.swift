@@ -1,8 +1,8 @@
 import WorkshopCore
 
 /// `workshop solution [<chapter>]`: the reference solution beside the learner's code.
-public struct SolutionCommand: Subcommand, Equatable {
-  public static let configuration = SubcommandConfiguration(
+struct SolutionCommand: Subcommand, Equatable {
+  static let configuration = SubcommandConfiguration(
     name: "solution", summary: "Compare your code with the reference solution.",
     discussion: """
       Once a chapter is done, shows how the reference solution differs from
@@ -16,21 +16,21 @@ public struct SolutionCommand: Subcommand, Equatable {
 
   /// The chapter asked for; nil for the one just finished, or else the one
   /// the learner is on.
-  public var chapter: String?
+  var chapter: String?
   /// Show it even though the chapter is not done.
-  public var force: Bool
+  var force: Bool
 
-  public init(chapter: String?, force: Bool = false) {
+  init(chapter: String?, force: Bool = false) {
     self.chapter = chapter
     self.force = force
   }
 
-  public init(parsing arguments: ParsedArguments) throws {
+  init(parsing arguments: ParsedArguments) throws {
     chapter = arguments.argument
     force = arguments.flag(Self.forceOption)
   }
 
-  public func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
+  func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
     // Without a chapter: the one just finished, if any.
     let finished = chapter == nil ? Whereabouts(workspace: workspace).lastDone() : nil
     guard let found = finished ?? workshop.resolve(chapter, in: workspace) else {

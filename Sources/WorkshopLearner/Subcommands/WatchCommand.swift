@@ -1,8 +1,8 @@
 import WorkshopCore
 
 /// `workshop watch [<chapter>]`: grading on every save.
-public struct WatchCommand: Subcommand, Equatable {
-  public static let configuration = SubcommandConfiguration(
+struct WatchCommand: Subcommand, Equatable {
+  static let configuration = SubcommandConfiguration(
     name: "watch", summary: "Grade on every save, until you press q.",
     discussion: """
       Grades every chapter, then again each time you save a file in Chapters/:
@@ -14,20 +14,20 @@ public struct WatchCommand: Subcommand, Equatable {
 
   /// The chapter to show in full until another is saved; nil for the one
   /// the learner is on.
-  public var chapter: String?
-  public var options: GradingOptions
+  var chapter: String?
+  var options: GradingOptions
 
-  public init(chapter: String?, options: GradingOptions = GradingOptions()) {
+  init(chapter: String?, options: GradingOptions = GradingOptions()) {
     self.chapter = chapter
     self.options = options
   }
 
-  public init(parsing arguments: ParsedArguments) throws {
+  init(parsing arguments: ParsedArguments) throws {
     chapter = arguments.argument
     options = try GradingOptions(parsing: arguments)
   }
 
-  public func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
+  func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
     var found: Curriculum.Chapter?
     if let chapter {
       guard let named = workshop.resolve(chapter, in: workspace) else { return Workshop.ExitCode.usage }

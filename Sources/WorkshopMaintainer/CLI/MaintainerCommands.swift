@@ -8,7 +8,7 @@ import WorkshopCore
 /// let table = SubcommandTable(LearnerCommands.all + InstructorCommands.all + MaintainerCommands.all)
 /// let status = Workshop(subcommands: table).run(["verify", "--fixes", "06"])
 /// ```
-public enum MaintainerCommands {
+package enum MaintainerCommands {
   /// The subcommands, in the order help lists them.
-  public static let all: [any Subcommand.Type] = [VerifyCommand.self, DevCommand.self]
+  package static let all: [any Subcommand.Type] = [VerifyCommand.self, DevCommand.self]
 }

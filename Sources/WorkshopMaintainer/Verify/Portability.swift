@@ -10,37 +10,37 @@ import WorkshopCore
 /// raw string literals: a short list of rules, each with its reason, not a
 /// compiler. A rule that fires wrongly is fixed here, not
 /// silenced where it fires.
-public enum Portability {
+enum Portability {
   /// The platforms the course runs on.
-  public enum Platform: String, Sendable {
+  enum Platform: String, Sendable {
     case linux = "Linux"
     case macOS = "macOS"
   }
 
   /// One thing that compiles or behaves on one platform only.
-  public struct Rule: Sendable {
-    public var name: String
+  struct Rule: Sendable {
+    var name: String
     /// A regular expression matched against each line, comments removed.
-    public var pattern: String
+    var pattern: String
     /// The only platform it exists on: a use must sit in a branch guarded for it.
-    public var onlyOn: Platform?
+    var onlyOn: Platform?
     /// The macOS major version it needs: a use needs that platform declared.
-    public var macOS: Int?
-    public var reason: String
+    var macOS: Int?
+    var reason: String
   }
 
   /// A use that breaks a rule.
-  public struct Finding: Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var line: Int
-    public var rule: String
-    public var reason: String
+  struct Finding: Sendable, Equatable, CustomStringConvertible {
+    var path: String
+    var line: Int
+    var rule: String
+    var reason: String
 
-    public var description: String { "\(path):\(line): \(rule): \(reason)" }
+    var description: String { "\(path):\(line): \(rule): \(reason)" }
   }
 
   /// The rules, each with the reason it exists.
-  public static let rules: [Rule] = [
+  static let rules: [Rule] = [
     Rule(
       name: "glibc", pattern: #"^\s*import\s+(Glibc|Musl)\b"#, onlyOn: .linux,
       reason: "Glibc is Linux's C library; on macOS the same functions come from Darwin"),
@@ -79,7 +79,7 @@ public enum Portability {
   ]
 
   /// The macOS major version a manifest declares in `platforms`, if any.
-  public static func declaredMacOS(inManifest text: String) -> Int? {
+  static func declaredMacOS(inManifest text: String) -> Int? {
     let code = text.split(separator: "\n", omittingEmptySubsequences: false).map { stripComment(String($0)) }
       .joined(separator: "\n")
     guard let match = code.firstMatch(of: /\.macOS\(\s*(?:\.v(\d+)|"(\d+))/) else { return nil }
@@ -87,7 +87,7 @@ public enum Portability {
   }
 
   /// The findings in one source file, against the macOS version its package declares.
-  public static func findings(inSource text: String, path: String, declaredMacOS: Int?) -> [Finding] {
+  static func findings(inSource text: String, path: String, declaredMacOS: Int?) -> [Finding] {
     let compiled = rules.map { rule in (rule, try! Regex(rule.pattern)) }
     var branches = BranchStack()
     var findings: [Finding] = []
@@ -116,7 +116,7 @@ public enum Portability {
 
   /// The findings in a package: its manifest and every Swift file under
   /// `folders`, each file against the nearest `Package.swift` above it.
-  public static func findings(inPackage root: URL, folders: [String]) -> [Finding] {
+  static func findings(inPackage root: URL, folders: [String]) -> [Finding] {
     let files = FileManager.default
     var findings: [Finding] = []
     var manifests: [String: Int?] = [:]

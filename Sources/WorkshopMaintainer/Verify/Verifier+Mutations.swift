@@ -213,7 +213,7 @@ extension Verifier {
   }
 
   /// What grading one mutation gave.
-  enum Outcome {
+  package enum Outcome {
     case graded(ChapterReport)
     /// It could not be applied or graded; why.
     case unusable(String)

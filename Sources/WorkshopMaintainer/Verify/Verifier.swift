@@ -16,23 +16,23 @@ import WorkshopCore
 ///    identical in all N runs.
 ///
 /// Every item counts once; the closing line is `N passed, M failed`.
-public struct Verifier {
-  public var workspace: Workspace
-  public var style: Style
-  public var timeLimit: Double
-  public var repeatCount: Int
+struct Verifier {
+  var workspace: Workspace
+  var style: Style
+  var timeLimit: Double
+  var repeatCount: Int
   /// When set, only these chapters' wrong and right fixes are checked (for
   /// writing them), nothing else.
-  public var onlyFixesOf: [Curriculum.Chapter]?
+  var onlyFixesOf: [Curriculum.Chapter]?
   /// Writes one line of the report.
-  public var write: (String) -> Void
+  var write: (String) -> Void
   /// Shows transient progress (on a terminal only).
-  public var progress: (@Sendable (String) -> Void)?
+  var progress: (@Sendable (String) -> Void)?
 
   /// The test modules of the tooling, run from the solutions build.
-  public static let toolingTestModules = ["ConcurrencyTestKitTests", "WorkshopCoreTests"]
+  static let toolingTestModules = ["ConcurrencyTestKitTests", "WorkshopCoreTests"]
 
-  public init(
+  init(
     workspace: Workspace, style: Style, timeLimit: Double, repeatCount: Int,
     onlyFixesOf: [Curriculum.Chapter]? = nil,
     write: @escaping (String) -> Void, progress: (@Sendable (String) -> Void)? = nil
@@ -73,7 +73,7 @@ public struct Verifier {
   }
 
   /// Runs every verification and returns the counts.
-  public func run() -> (passed: Int, failed: Int) {
+  func run() -> (passed: Int, failed: Int) {
     let tally = Tally(style: style, write: write)
     if let chapters = onlyFixesOf {
       write(style.bold("Wrong fixes fail, right fixes pass"))

@@ -2,8 +2,8 @@ import Foundation
 import WorkshopCore
 
 /// `workshop grade <submission> ...`: a class's submissions, graded and reported.
-public struct GradeCommand: Subcommand, Equatable {
-  public static let configuration = SubcommandConfiguration(
+struct GradeCommand: Subcommand, Equatable {
+  static let configuration = SubcommandConfiguration(
     name: "grade", summary: "Grade a class's submissions against this checkout's checks.",
     discussion: """
       Takes only the Swift files in each submission's Chapters/NN-Name/ folders
@@ -24,7 +24,7 @@ public struct GradeCommand: Subcommand, Equatable {
     options: [reportDirectoryOption, jobsOption, Option.timeout, unsandboxedOption])
 
   /// Where `grade` writes its reports unless told otherwise.
-  public static let defaultReportDirectory = "grades"
+  static let defaultReportDirectory = "grades"
 
   static let reportDirectoryOption = Option(
     name: "--report-dir", value: "dir",
@@ -40,17 +40,17 @@ public struct GradeCommand: Subcommand, Equatable {
   )
 
   /// The submissions, as given.
-  public var submissions: [String]
+  var submissions: [String]
   /// Where the reports go, relative to the current folder.
-  public var reportDirectory: String
+  var reportDirectory: String
   /// How many submissions are graded at once; nil for the number of cores.
-  public var jobs: Int?
+  var jobs: Int?
   /// Grade without a sandbox, on the instructor's say-so.
-  public var unsandboxed: Bool
+  var unsandboxed: Bool
   /// The hard time limit for one chapter's grading, in seconds.
-  public var timeLimit: Double
+  var timeLimit: Double
 
-  public init(
+  init(
     submissions: [String], reportDirectory: String = defaultReportDirectory, jobs: Int? = nil,
     unsandboxed: Bool = false, timeLimit: Double = Grader.defaultTimeLimit
   ) {
@@ -61,7 +61,7 @@ public struct GradeCommand: Subcommand, Equatable {
     self.timeLimit = timeLimit
   }
 
-  public init(parsing arguments: ParsedArguments) throws {
+  init(parsing arguments: ParsedArguments) throws {
     _ = try arguments.required(example: "submissions/*")
     let reportDirectory = arguments.value(Self.reportDirectoryOption) ?? Self.defaultReportDirectory
     if reportDirectory.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -74,7 +74,7 @@ public struct GradeCommand: Subcommand, Equatable {
       timeLimit: try arguments.timeLimit() ?? Grader.defaultTimeLimit)
   }
 
-  public func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
+  func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
     workshop.grade(workspace, self)
   }
 }

@@ -3,8 +3,8 @@ import WorkshopCore
 
 /// `workshop dev <task>`: the course maintainer's tasks. One so far:
 /// `package` writes Package.swift's chapter list (see ``PackageManifest``).
-public struct DevCommand: Subcommand, Equatable {
-  public static let configuration = SubcommandConfiguration(
+struct DevCommand: Subcommand, Equatable {
+  static let configuration = SubcommandConfiguration(
     name: "dev", summary: "The course maintainer's tasks.",
     discussion: """
       'dev package' writes the chapter list in Package.swift from
@@ -15,16 +15,16 @@ public struct DevCommand: Subcommand, Equatable {
     argument: .init(name: "task", help: "'package': write Package.swift's chapter list."))
 
   /// The tasks it knows.
-  public enum Task: String, CaseIterable, Sendable {
+  enum Task: String, CaseIterable, Sendable {
     /// Write Package.swift's chapter list from curriculum.json.
     case package
   }
 
-  public var task: Task
+  var task: Task
 
-  public init(task: Task) { self.task = task }
+  init(task: Task) { self.task = task }
 
-  public init(parsing arguments: ParsedArguments) throws {
+  init(parsing arguments: ParsedArguments) throws {
     let name = try arguments.required(example: "package")
     guard let task = Task(rawValue: name) else {
       let tasks = Task.allCases.map(\.rawValue).joined(separator: ", ")
@@ -33,7 +33,7 @@ public struct DevCommand: Subcommand, Equatable {
     self.task = task
   }
 
-  public func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
+  func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
     switch task {
     case .package: writePackageChapters(workshop, workspace)
     }

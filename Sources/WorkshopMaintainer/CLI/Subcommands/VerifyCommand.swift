@@ -1,8 +1,8 @@
 import WorkshopCore
 
 /// `workshop verify`: the course checked (see ``Verifier``).
-public struct VerifyCommand: Subcommand, Equatable {
-  public static let configuration = SubcommandConfiguration(
+struct VerifyCommand: Subcommand, Equatable {
+  static let configuration = SubcommandConfiguration(
     name: "verify", summary: "Check the course itself (solutions, starters, tooling).",
     discussion: """
       The repository's test command. Verifies the course layout and its
@@ -29,15 +29,15 @@ public struct VerifyCommand: Subcommand, Equatable {
       "First record the files in Chapters/ as the starters the course ships (curriculum.json's \"starter\").")
 
   /// How many times everything is graded, with identical results required.
-  public var repeatCount: Int
+  var repeatCount: Int
   /// Only this chapter's fixes (`all`: every chapter's); nil for everything.
-  public var fixesOf: String?
+  var fixesOf: String?
   /// The hard time limit for one chapter's grading, in seconds.
-  public var timeLimit: Double
+  var timeLimit: Double
   /// First record `Chapters/` as the starters the course ships.
-  public var recordStarters: Bool
+  var recordStarters: Bool
 
-  public init(
+  init(
     repeatCount: Int = 1, fixesOf: String? = nil, timeLimit: Double = Grader.defaultTimeLimit,
     recordStarters: Bool = false
   ) {
@@ -47,7 +47,7 @@ public struct VerifyCommand: Subcommand, Equatable {
     self.recordStarters = recordStarters
   }
 
-  public init(parsing arguments: ParsedArguments) throws {
+  init(parsing arguments: ParsedArguments) throws {
     self.init(
       repeatCount: try arguments.wholeNumber(Self.repeatOption, in: 1...1000) ?? 1,
       fixesOf: arguments.value(Self.fixesOption),
@@ -55,7 +55,7 @@ public struct VerifyCommand: Subcommand, Equatable {
       recordStarters: arguments.flag(Self.recordStartersOption))
   }
 
-  public func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
+  func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
     workshop.verify(workspace, self)
   }
 }
