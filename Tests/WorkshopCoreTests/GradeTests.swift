@@ -487,7 +487,7 @@ struct ReviewScanTests {
     var sources: [String: String] = [:]
     for folder in ["Chapters", "Solutions"] {
       let url = root.appendingPathComponent(folder)
-      for path in GradingCopy.files(under: url) where path.hasSuffix(".swift") {
+      for path in Files.under(url, suffix: ".swift") {
         sources[folder + "/" + path] = try String(
           contentsOf: url.appendingPathComponent(path), encoding: .utf8)
       }

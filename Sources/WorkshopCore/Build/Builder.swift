@@ -153,14 +153,14 @@ package struct Builder: Sendable {
     else {
       return ["\(folder) is missing. Restore it (swift run workshop reset \(chapter.paddedNumber))."]
     }
-    let names = (files.enumerator(atPath: workspace.url(folder).path)?.allObjects as? [String]) ?? []
+    let names = Files.under(workspace.url(folder))
     let swift = names.filter { $0.hasSuffix(".swift") }
     var problems: [String] = []
     if swift.isEmpty {
       problems.append(
         "\(folder) has no Swift files. Restore them (swift run workshop reset \(chapter.paddedNumber)).")
     }
-    for name in names.sorted() {
+    for name in names {
       let ext = (name as NSString).pathExtension.lowercased()
       if Self.otherLanguages.contains(ext) {
         problems.append(

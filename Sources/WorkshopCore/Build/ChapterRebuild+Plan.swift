@@ -91,8 +91,7 @@ extension ChapterRebuild {
 
   /// The Swift files under `folder`, as absolute paths.
   static func swiftFiles(in folder: String) -> [String] {
-    let names = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String]) ?? []
-    return names.filter { $0.hasSuffix(".swift") }.map { folder + "/" + $0 }
+    Files.under(URL(fileURLWithPath: folder), suffix: ".swift").map { folder + "/" + $0 }
   }
 
   // MARK: - What changed

@@ -54,19 +54,13 @@ package enum Fingerprint {
 
   private static func of(workspace: Workspace, folders: [String]) -> Inputs {
     var inputs: Inputs = [:]
-    let files = FileManager.default
     for file in Workspace.buildFiles {
       inputs[file] = hash(workspace.url(file))
     }
     for folder in folders {
-      guard let enumerator = files.enumerator(atPath: workspace.url(folder).path) else { continue }
-      while let item = enumerator.nextObject() as? String {
+      // A nested package's own build output (hidden) is not an input.
+      for item in Files.under(workspace.url(folder)) {
         let path = folder + "/" + item
-        // A nested package's own build output is not an input.
-        if item.hasPrefix(".") || item.contains("/.") { continue }
-        var isFolder: ObjCBool = false
-        guard files.fileExists(atPath: workspace.url(path).path, isDirectory: &isFolder), !isFolder.boolValue
-        else { continue }
         inputs[path] = hash(workspace.url(path))
       }
     }

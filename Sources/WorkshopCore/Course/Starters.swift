@@ -26,13 +26,8 @@ package struct Starters: Sendable {
   package func current(_ chapter: Curriculum.Chapter) -> [String: String] {
     let folder = workspace.url(workspace.codeFolder(chapter, .chapters))
     var files: [String: String] = [:]
-    let names = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String]) ?? []
-    for name in names where !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
-      var isFolder: ObjCBool = false
-      let url = folder.appendingPathComponent(name)
-      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue
-      else { continue }
-      files[name] = ContentHash.of(url)
+    for name in Files.under(folder) {
+      files[name] = ContentHash.of(folder.appendingPathComponent(name))
     }
     return files
   }

@@ -195,8 +195,7 @@ extension Grader {
   /// `Chapters/13-Name/File.swift:12: what`, comments left out.
   func lines(in chapter: Curriculum.Chapter, matching patterns: [(Regex<Substring>, String)]) -> [String] {
     let folder = workspace.codeFolder(chapter, variant)
-    let enumerator = FileManager.default.enumerator(atPath: workspace.url(folder).path)
-    let files = (enumerator?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+    let files = Files.under(workspace.url(folder), suffix: ".swift")
     var found: [String] = []
     for file in files {
       let text = (try? String(contentsOf: workspace.url(folder + "/" + file), encoding: .utf8)) ?? ""

@@ -37,12 +37,12 @@ package struct GradingCopy: Sendable {
       try Self.write(try Data(contentsOf: course.url(file)), to: copy.url(file))
     }
     for folder in courseFolders {
-      let wanted = Set(Self.files(under: course.url(folder)))
+      let wanted = Set(Files.under(course.url(folder)))
       for path in wanted {
         try Self.write(
           try Data(contentsOf: course.url(folder + "/" + path)), to: copy.url(folder + "/" + path))
       }
-      for path in Self.files(under: copy.url(folder)) where !wanted.contains(path) {
+      for path in Files.under(copy.url(folder)) where !wanted.contains(path) {
         try FileManager.default.removeItem(at: copy.url(folder + "/" + path))
       }
     }
@@ -73,7 +73,7 @@ package struct GradingCopy: Sendable {
   /// every other Swift file of the chapter's folder.
   package func place(_ chapter: Curriculum.Chapter, sources: [String: String]) throws {
     let target = copy.url(copy.codeFolder(chapter, .chapters))
-    for path in Self.files(under: target) where path.hasSuffix(".swift") && sources[path] == nil {
+    for path in Files.under(target) where path.hasSuffix(".swift") && sources[path] == nil {
       try FileManager.default.removeItem(at: target.appendingPathComponent(path))
     }
     for (path, text) in sources {
@@ -141,23 +141,10 @@ package struct GradingCopy: Sendable {
   /// The Swift files under `folder`, by path relative to it.
   package static func swiftSources(in folder: URL) throws -> [String: String] {
     var sources: [String: String] = [:]
-    for path in files(under: folder) where path.hasSuffix(".swift") {
+    for path in Files.under(folder) where path.hasSuffix(".swift") {
       sources[path] = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
     }
     return sources
-  }
-
-  /// The regular files under `folder`, by path relative to it, sorted;
-  /// hidden files and folders left out.
-  static func files(under folder: URL) -> [String] {
-    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
-    return enumerator.compactMap { $0 as? String }.filter { path in
-      guard !path.hasPrefix("."), !path.contains("/.") else { return false }
-      var isFolder: ObjCBool = false
-      _ = FileManager.default.fileExists(
-        atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder)
-      return !isFolder.boolValue
-    }.sorted()
   }
 
   /// The names of the Swift files in `folder` itself, not in its folders.

@@ -159,13 +159,8 @@ package struct ResultCache: Sendable {
     var parts = [common, folder]
     if versionsPending.contains(chapter.number) { parts.append("versions pending") }
     let root = workspace.url(folder)
-    let names = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? []).sorted()
-    for name in names where !name.hasPrefix(".") && !name.contains("/.") {
-      var isFolder: ObjCBool = false
-      let url = root.appendingPathComponent(name)
-      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue
-      else { continue }
-      parts.append("\(name) \(ContentHash.of(url))")
+    for name in Files.under(root) {
+      parts.append("\(name) \(ContentHash.of(root.appendingPathComponent(name)))")
     }
     return ContentHash.of(Data(parts.joined(separator: "\n").utf8))
   }

@@ -246,14 +246,9 @@ struct VariantWorkspace {
 
   /// The text of every file under `folder`, by path relative to it.
   private static func texts(under folder: URL) throws -> [String: String] {
-    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [:] }
     var texts: [String: String] = [:]
-    for case let path as String in enumerator {
-      var isFolder: ObjCBool = false
-      let url = folder.appendingPathComponent(path)
-      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue
-      else { continue }
-      texts[path] = try String(contentsOf: url, encoding: .utf8)
+    for path in Files.under(folder) {
+      texts[path] = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
     }
     return texts
   }
@@ -265,14 +260,8 @@ struct VariantWorkspace {
     let manager = FileManager.default
     for folder in folders {
       let base = root.appendingPathComponent(folder)
-      for case let path as String in manager.enumerator(atPath: base.path) ?? NSEnumerator() {
-        var isFolder: ObjCBool = false
-        let url = base.appendingPathComponent(path)
-        if manager.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue,
-          files[folder + "/" + path] == nil, !path.hasPrefix(".")
-        {
-          try manager.removeItem(at: url)
-        }
+      for path in Files.under(base) where files[folder + "/" + path] == nil {
+        try manager.removeItem(at: base.appendingPathComponent(path))
       }
     }
     for (path, text) in files {

@@ -147,9 +147,8 @@ struct RaceReport: Sendable, Equatable {
   static func find(_ name: String, in folders: [String], workspace: Workspace) -> String? {
     for folder in folders {
       let root = workspace.url(folder)
-      guard let files = FileManager.default.enumerator(atPath: root.path) else { continue }
-      while let item = files.nextObject() as? String {
-        if (item as NSString).lastPathComponent == name { return root.appendingPathComponent(item).path }
+      if let item = Files.under(root).first(where: { ($0 as NSString).lastPathComponent == name }) {
+        return root.appendingPathComponent(item).path
       }
     }
     return nil

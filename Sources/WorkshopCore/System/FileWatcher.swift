@@ -27,9 +27,7 @@ package struct FileWatcher: Sendable {
     var result: [Int: Snapshot] = [:]
     for folder in folders {
       var files: Snapshot = [:]
-      let names = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String]) ?? []
-      for name in names
-      where name.hasSuffix(".swift") && !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+      for name in Files.under(URL(fileURLWithPath: folder.path), suffix: ".swift") {
         var info = stat()
         guard stat(folder.path + "/" + name, &info) == 0 else { continue }
         #if canImport(Darwin)

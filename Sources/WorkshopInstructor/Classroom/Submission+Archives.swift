@@ -119,7 +119,8 @@ extension Submission {
     return target
   }
 
-  /// The total size of the regular files under `folder`, in bytes.
+  /// The total size of the regular files under `folder`, in bytes: hidden
+  /// ones too, unlike ``Files/under(_:suffix:)``, since they fill the disk as well.
   static func folderSize(_ folder: URL) -> Int {
     guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return 0 }
     var total = 0

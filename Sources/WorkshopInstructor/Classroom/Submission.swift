@@ -82,7 +82,7 @@ struct Submission: Sendable {
       for path in walk(folder, limit: 10_000) {
         let shown = prefix + chapter.folder + "/" + path
         let file = folder.appendingPathComponent(path)
-        guard path.hasSuffix(".swift"), !isHidden(path) else {
+        guard path.hasSuffix(".swift"), !Files.isHidden(path) else {
           if (path as NSString).lastPathComponent != "README.md" { submission.ignored.append(shown) }
           continue
         }
@@ -208,7 +208,6 @@ struct Submission: Sendable {
 
   static func isRealFolder(_ url: URL) -> Bool { fileType(url) == .typeDirectory }
   static func isRegularFile(_ url: URL) -> Bool { fileType(url) == .typeRegular }
-  static func isHidden(_ path: String) -> Bool { path.split(separator: "/").contains { $0.hasPrefix(".") } }
 
   static func relative(_ url: URL, to root: URL) -> String {
     String(url.path.dropFirst(root.path.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))

@@ -117,7 +117,6 @@ enum Portability {
   /// The findings in a package: its manifest and every Swift file under
   /// `folders`, each file against the nearest `Package.swift` above it.
   static func findings(inPackage root: URL, folders: [String]) -> [Finding] {
-    let files = FileManager.default
     var findings: [Finding] = []
     var manifests: [String: Int?] = [:]
     func declared(for file: URL) -> Int? {
@@ -136,11 +135,7 @@ enum Portability {
     }
     var paths = ["Package.swift"]
     for folder in folders {
-      let enumerator = files.enumerator(atPath: root.appendingPathComponent(folder).path)
-      while let item = enumerator?.nextObject() as? String {
-        if item.hasPrefix(".build") || item.contains("/.build/") { continue }
-        if item.hasSuffix(".swift") { paths.append(folder + "/" + item) }
-      }
+      paths += Files.under(root.appendingPathComponent(folder), suffix: ".swift").map { folder + "/" + $0 }
     }
     for path in paths.sorted() {
       let url = root.appendingPathComponent(path)

@@ -63,9 +63,7 @@ struct SlideQuotes {
     for chapter in workspace.curriculum.chapters {
       for variant in [Variant.chapters, .solutions] {
         let folder = workspace.codeFolder(chapter, variant)
-        let names =
-          (FileManager.default.enumerator(atPath: workspace.url(folder).path)?.allObjects as? [String]) ?? []
-        for name in names where name.hasSuffix(".swift") {
+        for name in Files.under(workspace.url(folder), suffix: ".swift") {
           let text = (try? String(contentsOf: workspace.url(folder + "/" + name), encoding: .utf8)) ?? ""
           files[folder + "/" + name] = Self.code(text.components(separatedBy: "\n"))
         }

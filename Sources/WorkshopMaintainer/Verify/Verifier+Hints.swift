@@ -17,8 +17,7 @@ extension Verifier {
       problems.append("both hints and exercises: move the hints into the exercises")
     }
     let checks =
-      (FileManager.default.enumerator(atPath: workspace.url(workspace.checksFolder(chapter)).path)?
-      .allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }
+      Files.under(workspace.url(workspace.checksFolder(chapter)), suffix: ".swift")
       .compactMap {
         try? String(contentsOf: workspace.url(workspace.checksFolder(chapter) + "/" + $0), encoding: .utf8)
       }

@@ -39,8 +39,8 @@ extension Verifier {
       let starterFolder = workspace.codeFolder(chapter, .chapters)
       let solutionFolder = workspace.codeFolder(chapter, .solutions)
       let starter = workspace.url(starterFolder)
-      let starterSources = swiftFiles(in: starter)
-      let solutionSources = swiftFiles(in: workspace.url(solutionFolder))
+      let starterSources = Files.under(starter, suffix: ".swift")
+      let solutionSources = Files.under(workspace.url(solutionFolder), suffix: ".swift")
       if starterSources.isEmpty { problems.append("no Swift files in \(starterFolder)") }
       if solutionSources != starterSources {
         problems.append(
@@ -69,11 +69,5 @@ extension Verifier {
         "\(chapter.paddedNumber) \(chapter.title): starter, README, solution, checks, slides, hints",
         problems)
     }
-  }
-
-  /// The Swift files under `folder`, by path relative to it, sorted.
-  private func swiftFiles(in folder: URL) -> [String] {
-    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
-    return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted()
   }
 }
