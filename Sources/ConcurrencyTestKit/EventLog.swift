@@ -196,6 +196,11 @@ public final class EventLog: Sendable {
 /// Strings keep their quotes, optionals show as their value or `nil`, types
 /// with a `description` use it, and enum cases name their type
 /// (`MirrorError.noMirrors`), without the module prefix.
+///
+///     events.record("search(\(show(query))) returned \(show(results))")
+///     // search("sw") returned ["Sweater"]
+///     show(Optional<Int>.none)           // nil
+///     show(MirrorError.noMirrors)        // MirrorError.noMirrors
 public func show<Value>(_ value: Value) -> String {
   let mirror = Mirror(reflecting: value)
   if mirror.displayStyle == .optional {

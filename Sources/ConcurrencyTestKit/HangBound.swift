@@ -17,7 +17,16 @@ import Testing
 ///   laptop.
 ///
 /// Read it in a task: threads the kit starts for you
-/// (``SeparateThreads``) see the process's bound, not a trait's.
+/// (``SeparateThreads``) see the process's bound, not a trait's. A check
+/// that waits in a way of its own waits no longer than this:
+///
+///     let deadline = ContinuousClock.now + hangBound
+///     while !delivered.isSet {
+///       guard ContinuousClock.now < deadline else {
+///         try events.stop("The update arrives within \(hangBound)", actual: "it never did")
+///       }
+///       await Task.yield()
+///     }
 public var hangBound: Duration { HangBoundTrait.current ?? HangBoundTrait.processDefault }
 
 /// Gives the tests it is applied to a hang bound of their own

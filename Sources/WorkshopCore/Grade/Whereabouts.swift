@@ -148,3 +148,44 @@ package struct KnownChecks: Sendable {
     return filled
   }
 }
+
+/// What every grading a learner sees keeps, written once for the table,
+/// `check` and `watch`: the new results, for the next run to reuse
+/// (``ResultCache``), and, for the learner's own code, what the results
+/// say of their progress (``Whereabouts``) with every check they passed
+/// before filled in (``KnownChecks``).
+///
+///     let record = GradingRecord(grader)  // Before grading: what is graded.
+///     let reports = record.keep(try grader.grade(chapters))
+package struct GradingRecord: Sendable {
+  private let grader: Grader
+  private let code: [String: String]
+  private let inputs: ResultCache.Snapshot
+
+  /// Notes what `grader` is about to grade; take it before grading, so
+  /// that an edit saved meanwhile is graded again next time.
+  package init(_ grader: Grader) {
+    self.grader = grader
+    code = Whereabouts(workspace: grader.workspace).codeKeys()
+    inputs = ResultCache(grader).snapshot()
+  }
+
+  /// The chapters' kept results that still hold for what is graded now,
+  /// and the chapters to grade again (see ``ResultCache``).
+  package func lookUp(_ chapters: [Curriculum.Chapter]) -> (
+    reused: [ChapterReport], stale: [Curriculum.Chapter]
+  ) {
+    ResultCache(grader).lookUp(chapters, in: inputs)
+  }
+
+  /// Keeps `graded`, and returns `shown` (`graded` unless some reports
+  /// were reused rather than graded) as the learner sees them.
+  package func keep(_ graded: [ChapterReport], showing shown: [ChapterReport]? = nil) -> [ChapterReport] {
+    ResultCache(grader).store(graded, gradedFrom: inputs)
+    let shown = shown ?? graded
+    guard grader.variant == .chapters else { return shown }
+    let filled = KnownChecks(workspace: grader.workspace).fill(shown)
+    Whereabouts(workspace: grader.workspace).remember(filled, code: code)
+    return filled
+  }
+}

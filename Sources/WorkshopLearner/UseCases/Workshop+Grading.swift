@@ -49,7 +49,6 @@ extension Workshop {
     rowReady: (@Sendable (ChapterReport) -> Void)? = nil
   ) -> (reports: [ChapterReport], reused: Set<Int>)? {
     if !options.solutions { Starters(workspace: workspace).remember() }
-    let code = Whereabouts(workspace: workspace).codeKeys()
     var grader = Grader(
       workspace: workspace, variant: options.variant,
       timeLimit: options.timeLimit, progress: console.status)
@@ -58,11 +57,10 @@ extension Workshop {
       // are graded by the first table after its first edit, or by `check`.
       grader.versionsPending = Starters(workspace: workspace).untouchedLearnerChecks()
     }
-    let cache = ResultCache(grader)
-    let inputs = cache.snapshot()
+    let record = GradingRecord(grader)
     var kept: [ChapterReport] = []
     var stale = chapters ?? workspace.curriculum.chapters
-    if reuse { (kept, stale) = cache.lookUp(stale, in: inputs) }
+    if reuse { (kept, stale) = record.lookUp(stale) }
     if let rowReady {
       let oneAtATime = Mutex(())
       let solutions = options.solutions
@@ -81,16 +79,12 @@ extension Workshop {
       } else if !stale.isEmpty {
         reports = try grader.grade(stale)
       }
-      cache.store(reports, gradedFrom: inputs)
-      reports = workspace.curriculum.chapters.compactMap { chapter in
+      let shown = workspace.curriculum.chapters.compactMap { chapter in
         (kept + reports).first { $0.chapter.number == chapter.number }
       }
+      reports = record.keep(reports, showing: shown)
       console.clearStatus()
       if grader.sandbox == nil { console.err(style.dim("note: " + Sandbox.unavailableNote)) }
-      if !options.solutions {
-        reports = KnownChecks(workspace: workspace).fill(reports)
-        Whereabouts(workspace: workspace).remember(reports, code: code)
-      }
       return (reports, Set(kept.map(\.chapter.number)))
     } catch {
       console.clearStatus()

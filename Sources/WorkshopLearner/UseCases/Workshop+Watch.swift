@@ -120,9 +120,8 @@ struct WatchLoop {
   mutating func grade(_ chapters: [Curriculum.Chapter], quick: Bool = true) {
     let start = ContinuousClock.now
     defer { lastDuration = ContinuousClock.now - start }
-    let code = Whereabouts(workspace: workspace).codeKeys()
-    // What the results are kept for, read before grading (see ``ResultCache``).
-    let inputs = ResultCache(grader).snapshot()
+    // What the results are kept for, read before grading.
+    let record = GradingRecord(grader)
     error = nil
     slowPath = nil
     do {
@@ -136,7 +135,7 @@ struct WatchLoop {
           build = rebuilt
           if checksRebuilt { expected = nil }
         case .compileErrors(let errors):
-          record([ChapterReport(chapter: chapters[0], compileErrors: errors)], code: code, inputs: inputs)
+          keep([ChapterReport(chapter: chapters[0], compileErrors: errors)], record)
           return
         case .unavailable(let reason):
           slowPath = reason
@@ -149,7 +148,7 @@ struct WatchLoop {
       }
       if expected == nil { expected = try grader.listChecks(build) }
       let graded = try grader.run(chapters, build: build, expected: expected)
-      record(graded, code: code, inputs: inputs)
+      keep(graded, record)
       self.build = build
     } catch {
       self.error = "\(error)"
@@ -158,16 +157,8 @@ struct WatchLoop {
 
   /// Keeps the reports, for the next save and the progress table, and what
   /// they tell about the learner's progress.
-  private mutating func record(
-    _ graded: [ChapterReport], code: [String: String], inputs: ResultCache.Snapshot
-  ) {
-    ResultCache(grader).store(graded, gradedFrom: inputs)
-    var graded = graded
-    if variant == .chapters {
-      graded = KnownChecks(workspace: workspace).fill(graded)
-      Whereabouts(workspace: workspace).remember(graded, code: code)
-    }
-    for report in graded { reports[report.chapter.number] = report }
+  private mutating func keep(_ graded: [ChapterReport], _ record: GradingRecord) {
+    for report in record.keep(graded) { reports[report.chapter.number] = report }
   }
 
   /// The chapter the learner is on, from the last grading.
