@@ -180,20 +180,13 @@ package struct Workshop {
   /// Rewrites the workshop's paths (`Chapters/04-DebouncedSearch/SearchModel.swift`)
   /// in printed text to be relative to `directory` when it is a folder inside the workshop.
   static func pathRewriter(root: URL, directory: URL) -> @Sendable (String) -> String {
-    let rootPath = root.standardizedFileURL.resolvingSymlinksInPath().path
-    let herePath = directory.standardizedFileURL.resolvingSymlinksInPath().path
-    guard herePath.hasPrefix(rootPath + "/") else { return { $0 } }
-    let here = herePath.dropFirst(rootPath.count + 1).split(separator: "/").map(String.init)
+    guard let here = Files.components(of: directory, under: root), !here.isEmpty else { return { $0 } }
     return { text in
       text.replacing(/(^|[^\w.\/-])((?:Chapters|Solutions|Tests|Slides|Sources)\/[\w.-]+(?:\/[\w.-]+)*\/?)/) {
         match in
         let path = match.output.2.split(separator: "/").map(String.init)
         let slash = match.output.2.hasSuffix("/") ? "/" : ""
-        var common = 0
-        while common < min(path.count - 1, here.count), path[common] == here[common] { common += 1 }
-        return match.output.1
-          + (Array(repeating: "..", count: here.count - common) + path[common...]).joined(separator: "/")
-          + slash
+        return match.output.1 + Files.relative(path, from: here) + slash
       }
     }
   }

@@ -23,6 +23,26 @@ package enum Files {
     }.sorted()
   }
 
+  /// The one path relativiser: `path`, given as its folders and name from
+  /// a root, as typed from `directory`, also given from that root, climbing
+  /// with `..` to the folder they share.
+  ///
+  ///     Files.relative(["Chapters", "05-Tasks", "A.swift"], from: ["Chapters", "04-Search"])
+  ///     // "../05-Tasks/A.swift"
+  package static func relative(_ path: [String], from directory: [String]) -> String {
+    var common = 0
+    while common < min(path.count - 1, directory.count), path[common] == directory[common] { common += 1 }
+    return (Array(repeating: "..", count: directory.count - common) + path[common...]).joined(separator: "/")
+  }
+
+  /// `url`'s folders and name from `root`; nil when `url` is not inside it.
+  package static func components(of url: URL, under root: URL) -> [String]? {
+    let full = url.standardizedFileURL.resolvingSymlinksInPath().path
+    let base = root.standardizedFileURL.resolvingSymlinksInPath().path
+    guard full.hasPrefix(base + "/") else { return full == base ? [] : nil }
+    return full.dropFirst(base.count + 1).split(separator: "/").map(String.init)
+  }
+
   /// Whether a relative path names a hidden file or goes through a hidden folder.
   package static func isHidden(_ path: String) -> Bool {
     path.split(separator: "/").contains { $0.hasPrefix(".") }

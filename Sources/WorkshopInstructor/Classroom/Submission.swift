@@ -210,6 +210,6 @@ struct Submission: Sendable {
   static func isRegularFile(_ url: URL) -> Bool { fileType(url) == .typeRegular }
 
   static func relative(_ url: URL, to root: URL) -> String {
-    String(url.path.dropFirst(root.path.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+    Files.components(of: url, under: root)?.joined(separator: "/") ?? url.path
   }
 }

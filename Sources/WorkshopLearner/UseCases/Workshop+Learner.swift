@@ -102,15 +102,11 @@ extension Workshop {
 
   /// `url` as the learner would type it from where they ran the command.
   func path(_ url: URL, in workspace: Workspace) -> String {
-    let full = url.standardizedFileURL.path
-    let here = directory.standardizedFileURL.path
-    if full.hasPrefix(here + "/") { return String(full.dropFirst(here.count + 1)) }
-    let root = workspace.root.standardizedFileURL.path
-    guard full.hasPrefix(root + "/") else { return full }
-    // From a folder inside the workshop: climb to the root.
-    let relative = String(full.dropFirst(root.count + 1))
-    guard here.hasPrefix(root + "/") else { return relative }
-    let depth = here.dropFirst(root.count + 1).split(separator: "/").count
-    return String(repeating: "../", count: depth) + relative
+    guard let path = Files.components(of: url, under: workspace.root) else {
+      return url.standardizedFileURL.path
+    }
+    // From outside the workshop (Xcode's build folder): from its root.
+    let here = Files.components(of: directory, under: workspace.root) ?? []
+    return Files.relative(path, from: here)
   }
 }
