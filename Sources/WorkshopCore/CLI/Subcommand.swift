@@ -137,26 +137,25 @@ package struct ParsedArguments: Sendable {
 
   /// The option's value as a whole number in `range`, if given.
   package func wholeNumber(_ option: Option, in range: ClosedRange<Int>) throws -> Int? {
-    guard let text = values[option.name] else { return nil }
-    guard let number = Int(text), range.contains(number) else {
-      throw UsageError(
-        message:
-          "'\(option.name)' takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'",
-        subcommand: subcommand)
-    }
-    return number
+    try number(option, in: range, "a whole number from \(range.lowerBound) to \(range.upperBound)")
   }
 
   /// The option's value as a number of seconds in `range`, if given.
   func seconds(_ option: Option, in range: ClosedRange<Double>) throws -> Double? {
+    try number(
+      option, in: range, "a number of seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+  }
+
+  /// The option's value as a `Number` in `range`, if given; a usage error
+  /// saying it takes `what` otherwise.
+  private func number<Number: LosslessStringConvertible & Comparable>(
+    _ option: Option, in range: ClosedRange<Number>, _ what: String
+  ) throws -> Number? {
     guard let text = values[option.name] else { return nil }
-    guard let seconds = Double(text), range.contains(seconds) else {
-      throw UsageError(
-        message:
-          "'\(option.name)' takes a number of seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not '\(text)'",
-        subcommand: subcommand)
+    guard let number = Number(text), range.contains(number) else {
+      throw UsageError(message: "'\(option.name)' takes \(what), not '\(text)'", subcommand: subcommand)
     }
-    return seconds
+    return number
   }
 
   /// The `--timeout` given (``Option/timeout``), if any.
