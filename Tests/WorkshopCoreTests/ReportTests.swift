@@ -266,6 +266,23 @@ struct ReportTests {
     #expect(detail.contains("swift run workshop hint 02"))
   }
 
+  @Test("A failing check's place in the learner's code, found before, is shown on a line of its own under it")
+  func detailWithPointer() {
+    let failing = ChapterReport(
+      chapter: chapter(2, "Two", fails: []),
+      checks: [
+        CheckResult(
+          id: "x", name: "Sends one request", status: .failed, issues: ["Expected: 1\nActual:   2"]),
+        CheckResult(id: "y", name: "Keeps the list", status: .passed),
+      ])
+    let detail = report.chapterDetail(
+      failing, pointers: ["x": (location: "Chapters/02-Two/Two.swift:7", what: "the TODO there")])
+    #expect(
+      detail.contains(
+        "  ✗ Sends one request\n      → Chapters/02-Two/Two.swift:7:1 (the TODO there)\n      Expected: 1"))
+    #expect(!report.chapterDetail(failing).contains("→"), "Without pointers, none is made up")
+  }
+
   @Test("Colour is used only on a terminal and never with NO_COLOR")
   func colour() {
     #expect(Style.forStandardOutput(environment: ["NO_COLOR": "1"]).colored == false)

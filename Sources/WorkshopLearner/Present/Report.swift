@@ -151,8 +151,12 @@ struct Report: Sendable {
 
   // MARK: - One chapter (`workshop check`)
 
-  /// Every check of one chapter; failing ones with what was expected and what happened.
-  func chapterDetail(_ report: ChapterReport, watching: Bool = false) -> String {
+  /// Every check of one chapter; failing ones with what was expected and
+  /// what happened, and where in the learner's code each points
+  /// (`pointers`, by check ID: see ``CodePointer``).
+  func chapterDetail(
+    _ report: ChapterReport, pointers: [String: CodePointer.Found] = [:], watching: Bool = false
+  ) -> String {
     let again = watching ? "save" : "run " + workshop("check \(report.chapter.paddedNumber)") + " again"
     let chapter = report.chapter
     var lines = [
@@ -182,11 +186,11 @@ struct Report: Sendable {
         lines.append("  " + style.dim("- \(check.name) (skipped)"))
       case .interrupted:
         lines.append("  " + style.mark(false) + " " + check.name + style.red("  (no result)"))
-        lines += pointer(check, chapter)
+        lines += pointer(pointers[check.id])
         for issue in check.issues { lines += indent(issue, by: 6) }
       case .failed:
         lines.append("  " + style.mark(false) + " " + check.name)
-        lines += pointer(check, chapter)
+        lines += pointer(pointers[check.id])
         var previousLog: [String]?
         for issue in check.issues {
           // Several expectations of one check usually share its event log:
@@ -236,10 +240,8 @@ struct Report: Sendable {
 
   /// The learner's `file:line:col` for a failing check, on a line of its
   /// own under the check's name (editors' problem matchers read the pair).
-  private func pointer(_ check: CheckResult, _ chapter: Curriculum.Chapter) -> [String] {
-    guard let found = CodePointer(workspace: workspace, variant: variant).locate(check, in: chapter) else {
-      return []
-    }
+  private func pointer(_ found: CodePointer.Found?) -> [String] {
+    guard let found else { return [] }
     return ["      → " + style.cyan(found.location + ":1") + style.dim(" (\(found.what))")]
   }
 

@@ -29,7 +29,10 @@ extension Workshop {
     guard let (reports, _) = grade(workspace, options, chapters: [chapter]), let report = reports.first else {
       return ExitCode.failure
     }
-    console.out(Report(style: style, workspace: workspace, variant: options.variant).chapterDetail(report))
+    let pointers = CodePointer(workspace: workspace, variant: options.variant).pointers(report)
+    console.out(
+      Report(style: style, workspace: workspace, variant: options.variant).chapterDetail(
+        report, pointers: pointers))
     if timeline, writeTimelines(report, workspace, options.variant) != ExitCode.success {
       return ExitCode.failure
     }

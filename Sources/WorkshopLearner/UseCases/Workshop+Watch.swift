@@ -65,7 +65,8 @@ extension Workshop {
       lines += ["error: \(error)", ""]
     }
     if let focus, let shown = loop.reports[focus.number] {
-      lines.append(report.chapterDetail(shown, watching: true))
+      let pointers = CodePointer(workspace: workspace, variant: variant).pointers(shown)
+      lines.append(report.chapterDetail(shown, pointers: pointers, watching: true))
       lines.append("")
     }
     let all = loop.workspace.curriculum.chapters.compactMap { loop.reports[$0.number] }

@@ -14,12 +14,27 @@ import WorkshopCore
 /// 3. the declaration the check exercises (its `.exercising("…")` trait),
 ///    at its line in the learner's file as it is now;
 /// 4. the first `// TODO:` left in the file of the exercise the check grades.
+///
+/// It reads the learner's files, so the use cases run it and hand what it
+/// found to the presentation, which reads none (``Report``).
 struct CodePointer {
   var workspace: Workspace
   var variant: Variant
 
+  /// Where each failing or interrupted check of `report` points, by check ID.
+  func pointers(_ report: ChapterReport) -> [String: Found] {
+    var found: [String: Found] = [:]
+    for check in report.checks where check.status == .failed || check.status == .interrupted {
+      found[check.id] = locate(check, in: report.chapter)
+    }
+    return found
+  }
+
+  /// A `file:line` in the learner's code, and what is there.
+  typealias Found = (location: String, what: String)
+
   /// The learner's `file:line` for a failing check, with what is there.
-  func locate(_ check: CheckResult, in chapter: Curriculum.Chapter) -> (location: String, what: String)? {
+  func locate(_ check: CheckResult, in chapter: Curriculum.Chapter) -> Found? {
     let folder = workspace.codeFolder(chapter, variant)
     let text = check.issues.joined(separator: "\n")
     // 1. The runtime's own file and line, in the chapter's module.
