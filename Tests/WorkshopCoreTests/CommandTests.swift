@@ -190,6 +190,17 @@ struct CommandTests {
     #expect(table.overview.contains("progress (default)"))
   }
 
+  @Test("help explains itself")
+  func helpOfHelp() throws {
+    let help = try #require(table.help(for: "help"))
+    #expect(help.contains("USAGE: workshop help [<subcommand>]"))
+    #expect(table.usage(for: "help") == "Usage: workshop help [<subcommand>]")
+    guard case .help("help") = try table.parse(["help", "help"]) else {
+      Issue.record("help help")
+      return
+    }
+  }
+
   @Test("Every subcommand has help, and unknown topics have none")
   func helpTexts() {
     for subcommand in table.subcommands {
@@ -209,12 +220,18 @@ struct CommandTests {
     let learner = LearnerCommands.table
     for arguments in [
       ["verify"], ["verify", "--repeat", "0"], ["grade", "a", "--jobs", "2"], ["dev", "package"],
-      ["help", "grade"], ["verify", "--help"], ["--timeout", "5", "verify"],
+      ["help", "grade"], ["verify", "--help"], ["--timeout", "5", "verify"], ["--repeat", "3", "verify"],
+      ["--jobs", "4", "grade", "a"], ["--fixes", "06", "verify"],
     ] {
       guard case .handOff = try learner.parse(arguments) else {
         Issue.record("\(arguments) was not handed off")
         continue
       }
+    }
+    // A learner subcommand first: its argument, not a hand-off.
+    guard case .run(let check) = try learner.parse(["check", "verify"]), check is CheckCommand else {
+      Issue.record("check verify was handed off")
+      return
     }
     #expect(
       learner.subcommand("verify") == nil, "The learner's runner compiles none of the instructor's code")

@@ -40,7 +40,7 @@ extension SubcommandTable {
   /// The help for one subcommand, or the overview; nil if there is no such subcommand.
   func help(for name: String?) -> String? {
     guard let name else { return overview }
-    guard let subcommand = subcommand(name)?.configuration else { return nil }
+    guard let subcommand = configuration(name) else { return nil }
     var lines = ["OVERVIEW: " + subcommand.summary]
     if !subcommand.discussion.isEmpty { lines += ["", subcommand.discussion] }
     lines += ["", "USAGE: " + Self.usageLine(subcommand)]
@@ -56,10 +56,20 @@ extension SubcommandTable {
 
   /// The one-line usage shown under a usage error.
   package func usage(for name: String?) -> String {
-    guard let name, let subcommand = subcommand(name)?.configuration else {
+    guard let name, let subcommand = configuration(name) else {
       return "Usage: workshop [<subcommand>] [<options>]"
     }
     return "Usage: " + Self.usageLine(subcommand)
+  }
+
+  /// `help`'s own, which every table has.
+  static let helpConfiguration = SubcommandConfiguration(
+    name: "help", summary: "Show help information.",
+    argument: .init(name: "subcommand", help: "The subcommand to explain.", whenLeftOut: "the overview"))
+
+  /// The configuration of the subcommand `name`, `help` included.
+  private func configuration(_ name: String) -> SubcommandConfiguration? {
+    name == "help" ? Self.helpConfiguration : subcommand(name)?.configuration
   }
 
   private static func usageLine(_ subcommand: SubcommandConfiguration) -> String {

@@ -49,7 +49,14 @@ package struct SubcommandTable: Sendable {
   /// Parses the arguments after the program name.
   func parse(_ arguments: [String]) throws -> Invocation {
     let words = positional(in: arguments)
-    if let first = words.first, handedOff.contains(first) { return .handOff }
+    // A handed-off subcommand's own options may come before its name, and
+    // this runner cannot tell which of them take a value (`--repeat 3
+    // verify`): its name, before any name of this runner's, hands it off.
+    if let index = words.firstIndex(where: handedOff.contains),
+      !words[..<index].contains(where: { subcommand($0) != nil || $0 == "help" })
+    {
+      return .handOff
+    }
     if words.first == "help", words.count > 1, handedOff.contains(words[1]) { return .handOff }
     do {
       return try parseHere(arguments)
