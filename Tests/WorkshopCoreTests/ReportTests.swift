@@ -19,6 +19,14 @@ private let workspace = Workspace(
 
 private let report = Report(style: Style(colored: false), workspace: workspace)
 
+extension Report {
+  /// The table as the runner prints it, with the chapter the learner is on
+  /// found as the runner finds it.
+  fileprivate func progress(_ reports: [ChapterReport], reused: Set<Int> = []) -> String {
+    progress(reports, reused: reused, current: Whereabouts(workspace: workspace).current(reports))
+  }
+}
+
 @Suite("Reports")
 struct ReportTests {
   @Test("A chapter's state follows from its checks and the declared starter failures")
@@ -72,7 +80,10 @@ struct ReportTests {
     rows.finish(chapters.map { ChapterReport(chapter: $0) })
     #expect(printed.withLock { $0 } == ["header", "row 1", "row 2"])
     let reports = chapters.map { ChapterReport(chapter: $0) }
-    let pieces = [report.progressHeader] + reports.map(report.progressRow) + [report.progressFooter(reports)]
+    let pieces =
+      [report.progressHeader] + reports.map(report.progressRow) + [
+        report.progressFooter(reports, current: Whereabouts(workspace: workspace).current(reports))
+      ]
     #expect(report.progress(reports) == pieces.joined(separator: "\n"))
   }
 
@@ -247,7 +258,8 @@ struct ReportTests {
   func allDone() {
     let done = ChapterReport(
       chapter: chapter(1, "One", fails: []), checks: [CheckResult(id: "a", name: "a", status: .passed)])
-    #expect(report.next([done]).contains("Every chapter is done."))
+    #expect(Whereabouts(workspace: workspace).current([done]) == nil)
+    #expect(report.next(nil).contains("Every chapter is done."))
   }
 
   @Test("A chapter's detail shows each failure's explanation under its check")

@@ -26,10 +26,12 @@ struct Report: Sendable {
   /// The progress table, the overall line and what to do next; `reused`
   /// are the chapters whose results were kept from their last grading,
   /// their inputs unchanged since. The same text as ``progressHeader``,
-  /// a ``progressRow(_:)`` per chapter and ``progressFooter(_:reused:)``,
-  /// which the runner prints as each chapter is graded.
-  func progress(_ reports: [ChapterReport], reused: Set<Int> = []) -> String {
-    ([progressHeader] + reports.map(progressRow) + [progressFooter(reports, reused: reused)])
+  /// a ``progressRow(_:)`` per chapter and ``progressFooter(_:reused:current:)``,
+  /// which the runner prints as each chapter is graded. `current` is the
+  /// chapter the learner is on (``Whereabouts/current(_:)``), found by the
+  /// use case: the report reads no files.
+  func progress(_ reports: [ChapterReport], reused: Set<Int> = [], current: ChapterReport?) -> String {
+    ([progressHeader] + reports.map(progressRow) + [progressFooter(reports, reused: reused, current: current)])
       .joined(separator: "\n")
   }
 
@@ -55,7 +57,7 @@ struct Report: Sendable {
 
   /// What follows the rows: the overall line, which chapters ran again,
   /// and what to do next.
-  func progressFooter(_ reports: [ChapterReport], reused: Set<Int> = []) -> String {
+  func progressFooter(_ reports: [ChapterReport], reused: Set<Int> = [], current: ChapterReport?) -> String {
     var lines: [String] = []
     let done = reports.filter { $0.state == .done }.count
     let passed = reports.reduce(0) { $0 + $1.passed }
@@ -77,7 +79,7 @@ struct Report: Sendable {
       lines.append(style.dim(what + "; `swift run workshop check NN` grades a chapter anew."))
     }
     lines.append("")
-    lines.append(next(reports))
+    lines.append(next(current))
     return lines.joined(separator: "\n")
   }
 
@@ -108,9 +110,10 @@ struct Report: Sendable {
     return "\(error.path):\(error.line)"
   }
 
-  /// The "Next:" paragraph: the chapter the learner is on and what to do about it.
-  func next(_ reports: [ChapterReport]) -> String {
-    guard let report = Whereabouts(workspace: workspace).current(reports) else {
+  /// The "Next:" paragraph: the chapter the learner is on (`current`; nil
+  /// when every chapter is done) and what to do about it.
+  func next(_ current: ChapterReport?) -> String {
+    guard let report = current else {
       return style.green("Every chapter is done. Well played!")
         + " Compare your code with Solutions/, or read the slides in Slides/ again."
     }

@@ -19,7 +19,8 @@ extension Workshop {
       return ExitCode.failure
     }
     rows.finish(reports)
-    console.out(report.progressFooter(reports, reused: reused))
+    let current = Whereabouts(workspace: workspace).current(reports)
+    console.out(report.progressFooter(reports, reused: reused, current: current))
     return ExitCode.success
   }
 
