@@ -20,12 +20,6 @@ package struct SubcommandTable: Sendable {
     self.handedOff = handedOff
   }
 
-  /// This table with `more` run here rather than handed off.
-  func adding(_ more: [any Subcommand.Type]) -> SubcommandTable {
-    let names = Set(more.map { $0.configuration.name })
-    return SubcommandTable(subcommands + more, handedOff: handedOff.filter { !names.contains($0) })
-  }
-
   /// What a command line asks for.
   enum Invocation {
     case run(any Subcommand)
