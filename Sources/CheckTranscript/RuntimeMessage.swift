@@ -22,15 +22,3 @@ public enum RuntimeMessage {
     return reasons
   }
 }
-
-extension Verdict {
-  /// How the kit records what the runtime said as an exit test's process
-  /// crashed; the runner recognises it by ``crashExplanationPrefix`` and
-  /// shows it right after the crash.
-  public static func crashExplanation(runtimeSaid lines: [String]) -> String {
-    crashExplanationPrefix + "\n" + lines.map { "  " + $0 }.joined(separator: "\n")
-  }
-
-  /// The first words of ``crashExplanation(runtimeSaid:)``.
-  public static let crashExplanationPrefix = "The Swift runtime said:"
-}

@@ -1,18 +1,20 @@
-/// Why a check failed, laid out the one way the test kit writes it and the
-/// runner reads it back.
+import Foundation
+
+/// Why a check failed, as values: the behaviour it expects, what it expected
+/// and what happened, and the events recorded while it ran.
 ///
-/// The kit records it as the comment of the issue that fails the check; the
-/// runner finds it in Swift Testing's event stream and shows it, with the
-/// recorded events once per check. Both import this module, so the layout
-/// is defined here only:
+/// The test kit records a verdict twice for each failure: as the issue's
+/// comment in prose (``text``), which Xcode and `swift test` show, and as an
+/// attachment of the same values in JSON (``attachmentBytes``), which the
+/// workshop's runner decodes. Nothing reads the prose back:
 ///
 ///     The late answer for "sw" is dropped
 ///     Expected: [Swift Book]
 ///     Actual:   [Sweater]
 ///     Recorded events:
 ///       1. user typed "sw"
-///       2. search("sw") started
-public struct Verdict: Sendable, Equatable {
+///       2. search("sw") called
+public struct Verdict: Sendable, Equatable, Codable {
   /// The behaviour the check expects, in plain words.
   public var behaviour: String
   /// What the check expected, when it compared values.
@@ -20,62 +22,80 @@ public struct Verdict: Sendable, Equatable {
   /// What happened instead.
   public var actual: String?
   /// The events recorded while the check ran, oldest first.
-  public var events: [String]
+  public var events: [RecordedEvent]
+  /// The operation the kit's hang guard gave up waiting for, as the check
+  /// named it (`profile(id:)`).
+  public var unfinished: String?
+  /// What the Swift runtime said as an exit test's process crashed, a line
+  /// each: the runner shows it right after the crash.
+  public var runtimeSaid: [String]
+  /// Marks the JSON as a verdict of this layout, among whatever else a
+  /// check attaches.
+  public var format = Self.currentFormat
 
-  public init(behaviour: String, expected: String? = nil, actual: String? = nil, events: [String]) {
+  public init(
+    behaviour: String, expected: String? = nil, actual: String? = nil, events: [RecordedEvent],
+    unfinished: String? = nil, runtimeSaid: [String] = []
+  ) {
     self.behaviour = behaviour
     self.expected = expected
     self.actual = actual
     self.events = events
+    self.unfinished = unfinished
+    self.runtimeSaid = runtimeSaid
   }
 
-  static let expectedPrefix = "Expected: "
-  static let actualPrefix = "Actual:   "
-  static let eventsHeader = "Recorded events:"
-  static let noEvents = "Recorded events: (none)"
+  /// The layout this module writes and reads.
+  public static let currentFormat = "workshop-verdict-1"
+
+  /// The attachment's name, as Xcode's report lists it.
+  public static let attachmentName = "verdict.json"
+
+  /// The largest attachment the runner decodes, in bytes.
+  public static let largestAttachment = 4 << 20
+
+  /// The verdict in JSON, as the kit attaches it.
+  public var attachmentBytes: [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return (try? Array(encoder.encode(self))) ?? []
+  }
+
+  /// Decodes an attachment; nil for anything that is not a verdict of this layout.
+  public init?(attachment bytes: [UInt8]) {
+    guard bytes.count <= Self.largestAttachment,
+      let verdict = try? JSONDecoder().decode(Verdict.self, from: Data(bytes)),
+      verdict.format == Self.currentFormat
+    else { return nil }
+    self = verdict
+  }
+
+  // MARK: - Prose
 
   /// The numbered events, as shown under the verdict.
   public var transcript: String {
-    guard !events.isEmpty else { return Self.noEvents }
-    let lines = events.enumerated().map { index, event in "  \(index + 1). \(event)" }
-    return ([Self.eventsHeader] + lines).joined(separator: "\n")
+    guard !events.isEmpty else { return "Recorded events: (none)" }
+    let lines = events.enumerated().map { index, event in "  \(index + 1). \(event.text)" }
+    return (["Recorded events:"] + lines).joined(separator: "\n")
   }
 
-  /// The verdict as text: the issue's comment.
-  public var text: String {
-    var lines = [behaviour]
-    if let expected { lines.append(Self.expectedPrefix + expected) }
-    if let actual { lines.append(Self.actualPrefix + actual) }
-    lines.append(transcript)
+  /// The verdict without its events: behaviour, then the expected and
+  /// actual values when there are any.
+  public var headline: String {
+    var lines: [String] = []
+    if !runtimeSaid.isEmpty {
+      lines.append("The Swift runtime said:")
+      lines += runtimeSaid.map { "  " + $0 }
+    }
+    if !behaviour.isEmpty { lines.append(behaviour) }
+    if let expected { lines.append("Expected: " + expected) }
+    if let actual { lines.append("Actual:   " + actual) }
     return lines.joined(separator: "\n")
   }
 
-  /// Reads a verdict back from its text; nil for text the kit did not write.
-  public init?(parsing text: String) {
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    guard let header = lines.firstIndex(where: { $0 == Self.eventsHeader || $0 == Self.noEvents }) else {
-      return nil
-    }
-    var head = Array(lines[..<header])
-    var actual: String?
-    var expected: String?
-    if let last = head.last, last.hasPrefix(Self.actualPrefix) {
-      actual = String(last.dropFirst(Self.actualPrefix.count))
-      head.removeLast()
-    }
-    if let last = head.last, last.hasPrefix(Self.expectedPrefix) {
-      expected = String(last.dropFirst(Self.expectedPrefix.count))
-      head.removeLast()
-    }
-    var events: [String] = []
-    if lines[header] == Self.eventsHeader {
-      // "  12. search("sw") started"
-      for line in lines[(header + 1)...] {
-        let numbered = line.drop(while: { $0 == " " })
-        guard let dot = numbered.firstIndex(of: "."), Int(numbered[..<dot]) != nil else { break }
-        events.append(String(numbered[numbered.index(after: dot)...].dropFirst()))
-      }
-    }
-    self.init(behaviour: head.joined(separator: "\n"), expected: expected, actual: actual, events: events)
+  /// The verdict in prose: the issue's comment.
+  public var text: String {
+    guard !runtimeSaid.isEmpty, events.isEmpty else { return headline + "\n" + transcript }
+    return headline
   }
 }

@@ -75,7 +75,10 @@ public final class CallGate<Argument: Sendable, Output: Sendable>: Sendable {
         // before anything a check does once it sees it. (Never log under the
         // gate's lock: the log has a lock of its own.)
         let cancelledEarly = state.current.cancelledEarly.contains(id)
-        events.record("\(label(argument)) called" + (cancelledEarly ? EventWords.byCancelledTask : ""))
+        let call = label(argument)
+        events.record(
+          .call(call + " called" + (cancelledEarly ? " by a cancelled task" : ""), to: lane, label: call)
+            .wrong(cancelledEarly))
         let endNow = state.update { state -> Bool in
           let cancelled = state.cancelledEarly.remove(id) != nil
           let endNow = cancelled && !ignoresCancellation
@@ -104,9 +107,13 @@ public final class CallGate<Argument: Sendable, Output: Sendable>: Sendable {
       case .notArrived, .noLongerWaiting:
         break
       case .keptWaiting(let argument):
-        events.record("\(label(argument)) ignored cancellation and keeps going")
+        events.record(
+          .note(
+            "\(label(argument)) ignored cancellation and keeps going", in: lane,
+            label: "ignored cancellation and keeps going"))
       case .cancelled(let argument, let continuation):
-        events.record("\(label(argument)) cancelled")
+        events.record(
+          .cancel("\(label(argument)) cancelled", from: .code, to: lane, label: "cancel \(label(argument))"))
         continuation.resume(throwing: CancellationError())
       }
     }
@@ -208,15 +215,29 @@ public final class CallGate<Argument: Sendable, Output: Sendable>: Sendable {
         "Test bug: answered call \(index + 1) to \(name), but only \(callCount) call(s) arrived.",
         sourceLocation: sourceLocation)
     case .alreadyEnded(let argument):
-      events.record("\(label(argument)) had already ended; its answer is dropped")
+      events.record(
+        .note(
+          "\(label(argument)) had already ended; its answer is dropped", in: lane,
+          label: "had already ended; its answer is dropped"))
     case .answer(let argument, let late, let continuation):
-      let note = late ? EventWords.lateAnswer : ""
-      switch result {
-      case .success(let output): events.record("\(label(argument)) returned \(show(output))\(note)")
-      case .failure(let error): events.record("\(label(argument)) threw \(show(error))\(note)")
-      }
+      // An answer that comes after its caller was cancelled should not be used.
+      let note = late ? " (late: its caller was cancelled)" : ""
+      let value =
+        switch result {
+        case .success(let output): show(output)
+        case .failure(let error): "threw " + show(error)
+        }
+      let verb = if case .success = result { " returned " } else { " " }
+      events.record(
+        .answer(label(argument) + verb + value + note, from: lane, to: .code, label: value).wrong(late))
       continuation.resume(with: result)
     }
+  }
+
+  /// The service's lane: `store` for a gate named `store.save`.
+  private var lane: RecordedEvent.Lane {
+    let parts = name.split(separator: ".")
+    return .service(parts.count > 1 ? parts.dropLast().joined(separator: ".") : name)
   }
 
   private func label(_ argument: Argument) -> String {

@@ -48,8 +48,7 @@ public enum CrashLog {
     let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
     let said = RuntimeMessage.lines(in: text)
     guard !said.isEmpty else { return }
-    Issue.record(
-      Comment(rawValue: Verdict.crashExplanation(runtimeSaid: said)), sourceLocation: sourceLocation)
+    EventLog.record(Verdict(behaviour: "", events: [], runtimeSaid: said), sourceLocation: sourceLocation)
   }
 
   private static func file(_ name: String, testProcess: pid_t) -> URL {

@@ -2,24 +2,48 @@ import CheckTranscript
 import Synchronization
 import Testing
 
+/// One thing that happened while a check ran, with who did it to whom: see
+/// ``EventLog/record(_:)-(RecordedEvent)``.
+public typealias RecordedEvent = CheckTranscript.RecordedEvent
+
+/// Why a check failed, as values, with the events recorded until then.
+public typealias Verdict = CheckTranscript.Verdict
+
 /// An ordered record of what happened during one check, shown with every failure.
 ///
-/// Fakes, gates and the test clock write to it as the scenario runs, so a failing
-/// check shows the interleaving that broke the code, for example:
+/// Fakes, gates and the test clock write to it as the scenario runs, each
+/// event with its structure (who, to whom, what kind, whether it should have
+/// happened), so a failing check shows the interleaving that broke the code
+/// as a numbered list and as a timeline:
 ///
-///     1. search("sw") started
-///     2. search("swift") started
-///     3. search("swift") returned ["Swift Book"]
-///     4. search("sw") returned ["Sweater"]   (late)
-///     5. products = ["Sweater"]
+///     let events = EventLog()
+///     events.record(.call("user typed \"sw\"", from: .caller("user"), label: "typed \"sw\""))
+///     let search = CallGate<String, [String]>("search", events: events)
+///     // ... the gate records `search("sw") called`, and its answer ...
+///     events.expect(model.products, equals: ["Swift Book"], "The late answer for \"sw\" is dropped")
+///
+/// fails with:
+///
+///     The late answer for "sw" is dropped
+///     Expected: ["Swift Book"]
+///     Actual:   ["Sweater"]
+///     Recorded events:
+///       1. user typed "sw"
+///       2. search("sw") called
+///       3. search("swift") called
+///       4. search("swift") returned ["Swift Book"]
+///       5. search("sw") returned ["Sweater"] (late: its caller was cancelled)
 ///
 /// The checks (`expect`, `require`, `withinTimeLimit`) are methods on the log so
-/// that every failure carries it without the test having to remember.
+/// that every failure carries it without the test having to remember. Each
+/// failure is recorded twice: in prose, as the issue's comment that Xcode and
+/// `swift test` show, and as values, a ``Verdict`` attached to the check in
+/// JSON (`verdict.json`) that the workshop's runner decodes.
 public final class EventLog: Sendable {
-  private let state = WaitableState<[String]>([])
+  private let state = WaitableState<[RecordedEvent]>([])
   /// Set while ``Orders`` plays one order: failures end the order instead of
   /// failing the check, and are kept here.
-  private let collected: Mutex<[String]>?
+  private let collected: Mutex<[Verdict]>?
 
   /// Creates an empty log.
   public init() {
@@ -30,31 +54,59 @@ public final class EventLog: Sendable {
     collected = collectingFailures ? Mutex([]) : nil
   }
 
-  /// Keeps a failure's text, in a log that collects them.
-  func collect(failure text: String) {
-    collected?.withLock { $0.append(text) }
+  /// Keeps a failure, in a log that collects them.
+  func collect(failure verdict: Verdict) {
+    collected?.withLock { $0.append(verdict) }
   }
 
   /// The failures kept so far, oldest first.
-  var collectedFailures: [String] { collected?.withLock { $0 } ?? [] }
+  var collectedFailures: [Verdict] { collected?.withLock { $0 } ?? [] }
 
-  /// Fails the check with `text`, or keeps it in a log that collects failures.
-  private func fail(_ text: String, sourceLocation: SourceLocation) {
+  /// Fails the check with `verdict`, or keeps it in a log that collects failures.
+  private func fail(_ verdict: Verdict, sourceLocation: SourceLocation) {
     if collected != nil {
-      collect(failure: text)
+      collect(failure: verdict)
     } else {
-      Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation)
+      Self.record(verdict, sourceLocation: sourceLocation)
     }
   }
 
-  /// Appends one event.
-  public func record(_ event: String) {
+  /// Records `verdict` as an issue of the current check: its values as an
+  /// attachment, then its prose as the issue's comment.
+  static func record(_ verdict: Verdict, sourceLocation: SourceLocation) {
+    attach(verdict, sourceLocation: sourceLocation)
+    Issue.record(Comment(rawValue: verdict.text), sourceLocation: sourceLocation)
+  }
+
+  /// Attaches `verdict`'s values to the current check, for the runner; an
+  /// issue with its prose must follow at once.
+  static func attach(_ verdict: Verdict, sourceLocation: SourceLocation) {
+    Attachment.record(verdict.attachmentBytes, named: Verdict.attachmentName, sourceLocation: sourceLocation)
+  }
+
+  /// Appends one event, with its structure:
+  ///
+  ///     events.record(.publish("screen shows [Sweater]", to: .caller("screen"), label: "[Sweater]"))
+  public func record(_ event: RecordedEvent) {
     state.update { $0.append(event) }
   }
 
+  /// Appends one event that belongs to no participant in particular: a
+  /// timeline draws it as a note in the check's own lane.
+  ///
+  ///     events.record("order 2 of 6: the refresh finishes first")
+  public func record(_ sentence: String) {
+    record(.note(sentence))
+  }
+
   /// The events so far, oldest first.
-  public var events: [String] {
+  public var events: [RecordedEvent] {
     state.current
+  }
+
+  /// The events so far as their sentences, oldest first.
+  public var sentences: [String] {
+    state.current.map(\.text)
   }
 
   /// Suspends until an event matching `predicate` has been recorded.
@@ -66,7 +118,7 @@ public final class EventLog: Sendable {
     where predicate: @escaping @Sendable (String) -> Bool
   ) async throws {
     do {
-      try await state.wait(until: { $0.contains(where: predicate) })
+      try await state.wait(until: { $0.contains(where: { predicate($0.text) }) })
     } catch is WaitTimedOut {
       try stop(
         "Waited \(hangBound.formatted) for \(description), but it never happened.",
@@ -89,8 +141,7 @@ public final class EventLog: Sendable {
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
     guard actual != expected else { return }
-    fail(
-      failureText(behaviour, expected: show(expected), actual: show(actual)), sourceLocation: sourceLocation)
+    fail(verdict(behaviour, expected: show(expected), actual: show(actual)), sourceLocation: sourceLocation)
   }
 
   /// Records a failure unless `condition` holds; the check goes on either way.
@@ -103,7 +154,7 @@ public final class EventLog: Sendable {
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
     guard !condition else { return }
-    fail(failureText(behaviour, expected: nil, actual: actual()), sourceLocation: sourceLocation)
+    fail(verdict(behaviour, expected: nil, actual: actual()), sourceLocation: sourceLocation)
   }
 
   /// Like ``expect(_:equals:_:sourceLocation:)``, but stops the check on failure.
@@ -136,18 +187,28 @@ public final class EventLog: Sendable {
     actual: String? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> Never {
+    try stop(verdict(behaviour, expected: expected, actual: actual), sourceLocation: sourceLocation)
+  }
+
+  /// Records `verdict` and stops the check.
+  func stop(_ verdict: Verdict, sourceLocation: SourceLocation) throws -> Never {
     if collected != nil {
-      collect(failure: failureText(behaviour, expected: expected, actual: actual))
+      collect(failure: verdict)
       throw CollectedFailure()
     }
+    try Self.stop(recording: verdict, sourceLocation: sourceLocation)
+  }
+
+  /// Records `verdict` as the one issue of a `#require` that fails, and
+  /// throws the error Swift Testing knows not to report a second time.
+  static func stop(recording verdict: Verdict, sourceLocation: SourceLocation) throws -> Never {
+    attach(verdict, sourceLocation: sourceLocation)
     // `#require` records exactly one issue and throws the error Swift Testing
     // knows not to report a second time. `swift test` prints the condition's
     // source as the issue's headline: it says what happened, in plain words.
     let `the behaviour below did not happen` = false
     try #require(
-      `the behaviour below did not happen`,
-      Comment(rawValue: failureText(behaviour, expected: expected, actual: actual)),
-      sourceLocation: sourceLocation)
+      `the behaviour below did not happen`, Comment(rawValue: verdict.text), sourceLocation: sourceLocation)
     fatalError("unreachable: #require(false) always throws")
   }
 
@@ -173,21 +234,26 @@ public final class EventLog: Sendable {
       try await outcome.wait(until: { $0 != nil })
     } catch is WaitTimedOut {
       work.cancel()
-      record(EventWords.hangGuard + "\(description) still not finished after \(hangBound.formatted)")
-      try stop(
+      record(
+        .note(
+          "hang guard: \(description) still not finished after \(hangBound.formatted)", in: .code,
+          label: "never finished"
+        ).wrong())
+      var verdict = verdict(
         "\(description) never finished.",
         expected: "it finishes within \(hangBound.formatted)",
         actual: "still running after \(hangBound.formatted). Likely cause: a continuation that is"
-          + " never resumed, or a wait for something that never happens",
-        sourceLocation: sourceLocation)
+          + " never resumed, or a wait for something that never happens")
+      verdict.unfinished = description
+      try stop(verdict, sourceLocation: sourceLocation)
     }
     return try outcome.current!.get()
   }
 
   // MARK: - Formatting
 
-  private func failureText(_ behaviour: String, expected: String?, actual: String?) -> String {
-    Verdict(behaviour: behaviour, expected: expected, actual: actual, events: events).text
+  private func verdict(_ behaviour: String, expected: String?, actual: String?) -> Verdict {
+    Verdict(behaviour: behaviour, expected: expected, actual: actual, events: events)
   }
 }
 
@@ -197,7 +263,7 @@ public final class EventLog: Sendable {
 /// with a `description` use it, and enum cases name their type
 /// (`MirrorError.noMirrors`), without the module prefix.
 ///
-///     events.record("search(\(show(query))) returned \(show(results))")
+///     events.record(.answer("search(\(show(query))) returned \(show(results))", from: .service("search")))
 ///     // search("sw") returned ["Sweater"]
 ///     show(Optional<Int>.none)           // nil
 ///     show(MirrorError.noMirrors)        // MirrorError.noMirrors

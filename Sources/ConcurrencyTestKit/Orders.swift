@@ -66,28 +66,28 @@ public enum Orders {
       } catch is CollectedFailure {
         // The log has the failure.
       } catch {
-        events.collect(failure: "\(description): the scenario threw \(show(error))")
+        events.collect(
+          failure: Verdict(
+            behaviour: "\(description): the scenario threw \(show(error))", events: events.events))
       }
       played += 1
       let taken = schedule.taken
       if let failure = events.collectedFailures.first {
-        var verdict = Verdict(parsing: failure) ?? Verdict(behaviour: failure, events: events.events)
+        var verdict = failure
         // The first order runs every job as it became ready, as a check that
         // does not explore would: its events are the whole story. Another
         // order starts with the choices that made it.
         if taken.contains(where: { $0.choice != 0 }) {
           verdict.events.insert(
-            "order \(played) of \(description), tried one by one: at choice "
-              + taken.enumerated().filter { $0.element.choice != 0 }.map {
-                "\($0.offset + 1) ready job \($0.element.choice + 1) of \($0.element.count)"
-              }.joined(separator: ", at choice ") + " ran first, not the oldest",
+            .note(
+              "order \(played) of \(description), tried one by one: at choice "
+                + taken.enumerated().filter { $0.element.choice != 0 }.map {
+                  "\($0.offset + 1) ready job \($0.element.choice + 1) of \($0.element.count)"
+                }.joined(separator: ", at choice ") + " ran first, not the oldest"),
             at: 0)
         }
         // Recorded once, and thrown as the error Swift Testing does not report again.
-        let `the behaviour below did not happen in this order` = false
-        try #require(
-          `the behaviour below did not happen in this order`, Comment(rawValue: verdict.text),
-          sourceLocation: sourceLocation)
+        try EventLog.stop(recording: verdict, sourceLocation: sourceLocation)
       }
       guard let next = nextPrefix(after: taken, deviations: deviations) else {
         return Exploration(played: played, isComplete: true)

@@ -1,3 +1,4 @@
+import CheckTranscript
 import Synchronization
 import Testing
 
@@ -47,10 +48,13 @@ public final class StepExecutor: TaskExecutor, Sendable {
   /// Starts `operation` in a new task that runs on this executor, at
   /// `priority` when given (else the caller's, as `Task { }` would).
   ///
-  /// The task makes no progress until ``runUntilIdle()`` is called.
+  /// The task makes no progress until ``runUntilIdle()`` is called. When it
+  /// ends, the log records its result as the learner's code answering
+  /// `answering` (by default, whoever called it last).
   public func spawn<Value: Sendable>(
     _ name: String,
     priority: TaskPriority? = nil,
+    answering: RecordedEvent.Lane = .whoeverCalled,
     _ operation: @escaping @Sendable () async throws -> Value
   ) -> Spawned<Value> {
     let spawned = Spawned<Value>(name: name)
@@ -59,8 +63,10 @@ public final class StepExecutor: TaskExecutor, Sendable {
       let result: Result<Value, any Error>
       do { result = .success(try await operation()) } catch { result = .failure(error) }
       switch result {
-      case .success(let value): events?.record("\(name) finished: \(show(value))")
-      case .failure(let error): events?.record("\(name) threw \(show(error))")
+      case .success(let value):
+        events?.record(.answer("\(name) finished: \(show(value))", to: answering, label: show(value)))
+      case .failure(let error):
+        events?.record(.answer("\(name) threw \(show(error))", to: answering, label: "threw " + show(error)))
       }
       spawned.finish(result)
     }

@@ -84,7 +84,12 @@ public final class TestClock: Clock, Sendable {
         // sleep before anything a check does once it sees the sleeper.
         let snapshot = state.current
         let willSleep = !snapshot.cancelledEarly.contains(id) && deadline > snapshot.now
-        if willSleep { events?.record(EventWords.clock + "sleep until \(deadline) (now \(snapshot.now))") }
+        if willSleep {
+          events?.record(
+            .call(
+              "clock: sleep until \(deadline) (now \(snapshot.now))", to: .clock,
+              label: "sleep until \(deadline)"))
+        }
         let outcome = state.update { state -> Outcome in
           if state.cancelledEarly.remove(id) != nil { return .cancelled }
           if deadline <= state.now { return .due }
@@ -93,7 +98,10 @@ public final class TestClock: Clock, Sendable {
         }
         switch outcome {
         case .cancelled:
-          events?.record(EventWords.clock + "sleep cancelled before it started")
+          events?.record(
+            .cancel(
+              "clock: sleep cancelled before it started", from: .code, to: .clock,
+              label: "sleep cancelled before it started"))
           continuation.resume(throwing: CancellationError())
         case .due:
           continuation.resume()
@@ -108,7 +116,10 @@ public final class TestClock: Clock, Sendable {
         return nil
       }
       if let sleeper {
-        events?.record(EventWords.clock + "sleep until \(sleeper.deadline) cancelled")
+        events?.record(
+          .cancel(
+            "clock: sleep until \(sleeper.deadline) cancelled", from: .code, to: .clock,
+            label: "sleep until \(sleeper.deadline) cancelled"))
         sleeper.continuation.resume(throwing: CancellationError())
       }
     }
@@ -128,7 +139,7 @@ public final class TestClock: Clock, Sendable {
       for (id, _) in due { state.sleepers[id] = nil }
       return (state.now, due.map(\.value))
     }
-    events?.record(EventWords.clock + "advanced to \(now)" + (due.isEmpty ? ", nothing due" : ""))
+    events?.record(.tick("clock: advanced to \(now)" + (due.isEmpty ? ", nothing due" : ""), label: "\(now)"))
     for sleeper in due { sleeper.continuation.resume() }
   }
 

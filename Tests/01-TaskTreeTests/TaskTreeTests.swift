@@ -48,13 +48,13 @@ private struct Screen {
   func startRefresh() -> Task<Void, any Error> {
     let events = self.events
     let model = self.model
-    events.record("screen calls refresh()")
+    events.record(.call("screen calls refresh()", from: .caller("screen"), label: "refresh()"))
     return Task {
       do {
         try await model.refresh()
-        events.record("refresh() returned")
+        events.record(.answer("refresh() returned", label: "returned"))
       } catch {
-        events.record("refresh() threw \(show(error))")
+        events.record(.answer("refresh() threw \(show(error))", label: "threw \(show(error))"))
         throw error
       }
     }
@@ -99,7 +99,7 @@ private struct Screen {
 
   /// Whether the caller's `refresh()` has come back, one way or the other.
   var refreshHasReturned: Bool {
-    events.events.contains { $0.hasPrefix("refresh() returned") || $0.hasPrefix("refresh() threw") }
+    events.sentences.contains { $0.hasPrefix("refresh() returned") || $0.hasPrefix("refresh() threw") }
   }
 
   /// Waits for the caller's task and returns how it ended.
@@ -190,7 +190,8 @@ struct TaskTreeTests {
     let screen = Screen()
     let caller = screen.startRefresh()
     try await screen.waitForAllLoads()
-    screen.events.record("screen goes away: its task is cancelled")
+    screen.events.record(
+      .cancel("screen goes away: its task is cancelled", from: .caller("screen"), label: "cancel"))
     caller.cancel()
     try screen.events.require(
       try await screen.outcome(of: caller), equals: "threw CancellationError()",
@@ -207,7 +208,8 @@ struct TaskTreeTests {
     let screen = Screen(loadsIgnoreCancellation: true)
     let caller = screen.startRefresh()
     try await screen.waitForAllLoads()
-    screen.events.record("screen goes away: its task is cancelled")
+    screen.events.record(
+      .cancel("screen goes away: its task is cancelled", from: .caller("screen"), label: "cancel"))
     caller.cancel()
     for load in Load.allCases { try await screen.waitForCancellation(of: load) }
     for load in Load.allCases { screen.succeed(load) }
@@ -224,7 +226,8 @@ struct TaskTreeTests {
     let screen = Screen()
     let caller = screen.startRefresh()
     try await screen.waitForAllLoads()
-    screen.events.record("screen goes away: its task is cancelled")
+    screen.events.record(
+      .cancel("screen goes away: its task is cancelled", from: .caller("screen"), label: "cancel"))
     caller.cancel()
     for load in Load.allCases { try await screen.waitForCancellation(of: load) }
     screen.events.expect(

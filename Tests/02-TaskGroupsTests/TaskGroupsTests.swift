@@ -123,7 +123,7 @@ private func resizeStepByStep(
     executor.runUntilIdle()
     guard !task.isFinished else { break }
     inFlight.append(gate.waitingCalls.count)
-    events.record("in flight: \(gate.waitingCalls.count)")
+    events.record(.note("in flight: \(gate.waitingCalls.count)", in: .code))
     guard let newest = gate.waitingCalls.last else { break }
     gate.succeed(newest, with: resized(gate.arguments[newest]))
   }
@@ -290,7 +290,7 @@ struct FastestMirrorTests {
   func cancellingTheDownload() async throws {
     let race = MirrorRace()
     try race.events.require(race.gate.callCount, equals: 3, "All three mirrors are asked at once")
-    race.events.record("the caller cancels the download")
+    race.events.record(.cancel("the caller cancels the download", from: .whoeverCalled, label: "cancel"))
     race.download.cancel()
     let outcome = try await race.outcome()
     race.events.expect(
@@ -329,8 +329,11 @@ private struct DeadlineRace {
     let gate = CallGate<Void, String>(
       "operation", events: events, ignoresCancellation: operationIgnoresCancellation)
     self.gate = gate
-    events.record("caller 1 calls withDeadline(2s) around operation()")
-    call = executor.spawn("caller 1") {
+    events.record(
+      .call(
+        "caller 1 calls withDeadline(2s) around operation()", from: .caller("caller 1"),
+        label: "calls withDeadline(2s) around operation()"))
+    call = executor.spawn("caller 1", answering: .caller("caller 1")) {
       try await withDeadline(.seconds(2), on: clock) { try await gate.call(()) }
     }
     executor.runUntilIdle()

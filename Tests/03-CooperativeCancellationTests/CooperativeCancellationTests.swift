@@ -29,9 +29,9 @@ private final class FakeFile: ChunkSource, Sendable {
       state.reads.append(index)
       return state.cancelAt == index ? state.job : nil
     }
-    events.record("read chunk \(index)")
+    events.record(.note("read chunk \(index)", in: .code))
     if let job {
-      events.record("job cancelled while reading chunk \(index)")
+      events.record(RecordedEvent("job cancelled while reading chunk \(index)", kind: .cancel, from: .code))
       job.cancel()
     }
     return Self.bytes(of: index)
@@ -115,13 +115,13 @@ struct ChecksumTests {
 private final class FakeCache: ProfileCache {
   let events: EventLog
   init(events: EventLog) { self.events = events }
-  func store(_ profile: Profile) { events.record("cache.store(\(profile))") }
+  func store(_ profile: Profile) { events.record(.call("cache.store(\(profile))", to: .service("cache"))) }
 }
 
 private final class FakeAnalytics: Analytics {
   let events: EventLog
   init(events: EventLog) { self.events = events }
-  func track(_ event: String) { events.record("analytics.track(\(event))") }
+  func track(_ event: String) { events.record(.call("analytics.track(\(event))", to: .service("analytics"))) }
 }
 
 private struct FakeAPI: ProfileAPI {
@@ -154,10 +154,10 @@ private struct ProfileScreen {
 
   func finish(_ task: Task<Void, Never>, sourceLocation: SourceLocation = #_sourceLocation) async throws {
     try await events.withinTimeLimit("refresh()", sourceLocation: sourceLocation) { await task.value }
-    events.record("state = \(refresher.state)")
+    events.record(.publish("state = \(refresher.state)", to: .caller("screen"), label: "\(refresher.state)"))
   }
 
-  var sideEffectsRecorded: [String] { events.events.filter(isSideEffect) }
+  var sideEffectsRecorded: [String] { events.sentences.filter(isSideEffect) }
 }
 
 @MainActor
@@ -182,7 +182,7 @@ struct ProfileRefreshTests {
     let screen = ProfileScreen(apiIgnoresCancellation: true)
     let refresh = screen.startRefresh()
     try await screen.api.waitForCall(0)
-    screen.events.record("the screen cancels the refresh")
+    screen.events.record(.cancel("the screen cancels the refresh", from: .caller("screen"), label: "cancel"))
     refresh.cancel()
     try await screen.api.waitForCancellation(of: 0)
     screen.api.succeed(0, with: ada)
@@ -214,7 +214,8 @@ struct ProfileRefreshTests {
     let shownBefore = screen.sideEffectsRecorded
     let second = screen.startRefresh()
     try await screen.api.waitForCall(1)
-    screen.events.record("the screen cancels the second refresh")
+    screen.events.record(
+      .cancel("the screen cancels the second refresh", from: .caller("screen"), label: "cancel"))
     second.cancel()
     try await screen.finish(second)
     screen.events.expect(

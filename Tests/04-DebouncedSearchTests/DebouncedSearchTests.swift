@@ -35,7 +35,10 @@ private struct Screen {
   /// The user edits the search field so that it reads `text`.
   @discardableResult
   func type(_ text: String) -> Task<Void, Never> {
-    events.record("user typed \(String(reflecting: text))")
+    events.record(
+      .call(
+        "user typed \(String(reflecting: text))", from: .caller("user"),
+        label: "typed \(String(reflecting: text))"))
     return model.searchTextDidChange(text)
   }
 
@@ -60,7 +63,8 @@ private struct Screen {
   }
 
   func logScreen() {
-    events.record("screen shows \(model.products), error: \(model.errorMessage ?? "none")")
+    let shown = "\(model.products), error: \(model.errorMessage ?? "none")"
+    events.record(.publish("screen shows " + shown, to: .caller("screen"), label: shown))
   }
 
   /// Shows `results` for `text`, the way a user would get there.
@@ -200,7 +204,7 @@ struct DebouncedSearchTests {
     try await screen.show(swiftBooks, for: "swift")
     let task = screen.type("swiftui")
     try await screen.clock.waitForSleepers(1)
-    screen.events.record("screen stopped")
+    screen.events.record(.call("screen stopped", from: .caller("screen"), label: "stopped"))
     screen.model.stop()
     try await screen.finish(task, "the keystroke typed before stop()")
     screen.events.expect(screen.search.arguments, equals: ["swift"], "No request after stop()")
@@ -212,7 +216,7 @@ struct DebouncedSearchTests {
   func stopDropsLateAnswer() async throws {
     let screen = Screen(serviceIgnoresCancellation: true)
     let (task, call) = try await screen.typeAndWaitForRequest("swift")
-    screen.events.record("screen stopped")
+    screen.events.record(.call("screen stopped", from: .caller("screen"), label: "stopped"))
     screen.model.stop()
     screen.search.succeed(call, with: swiftBooks)
     try await screen.finish(task, "the search answered after stop()")

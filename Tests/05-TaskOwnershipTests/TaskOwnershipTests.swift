@@ -16,7 +16,7 @@ private struct FakePayments: PaymentService {
   let events: EventLog
 
   func charge(_ order: Order) async throws -> Receipt {
-    events.record("charge sees trace id \(Trace.id ?? "none")")
+    events.record(.note("charge sees trace id \(Trace.id ?? "none")", in: .code))
     return try await gate.call(order)
   }
 }
@@ -36,7 +36,7 @@ private struct Checkout {
   }
 
   func tapPay() -> Task<Void, Never> {
-    events.record("user taps Pay")
+    events.record(.call("user taps Pay", from: .caller("user"), label: "taps Pay"))
     return model.submit(order)
   }
 
@@ -55,7 +55,7 @@ private struct Checkout {
     async throws
   {
     try await events.withinTimeLimit(what, sourceLocation: sourceLocation) { await task.value }
-    events.record("state = \(model.state)")
+    events.record(.publish("state = \(model.state)", to: .caller("screen"), label: "\(model.state)"))
   }
 }
 
@@ -79,7 +79,7 @@ struct CheckoutTests {
     let checkout = Checkout()
     let payment = checkout.tapPay()
     try await checkout.charge.waitForCall(0)
-    checkout.events.record("user taps Cancel")
+    checkout.events.record(.call("user taps Cancel", from: .caller("user"), label: "taps Cancel"))
     checkout.model.cancel()
     try await checkout.charge.waitForCancellation(of: 0)
     try await checkout.finish(payment, "the cancelled payment")
@@ -91,7 +91,7 @@ struct CheckoutTests {
     let checkout = Checkout()
     let first = checkout.tapPay()
     try await checkout.charge.waitForCall(0)
-    checkout.events.record("user taps Cancel")
+    checkout.events.record(.call("user taps Cancel", from: .caller("user"), label: "taps Cancel"))
     checkout.model.cancel()
     try await checkout.finish(first, "the cancelled payment")
     try await checkout.payAgain()
@@ -102,7 +102,7 @@ struct CheckoutTests {
     let checkout = Checkout()
     let first = checkout.tapPay()
     try await checkout.charge.waitForCall(0)
-    checkout.events.record("user taps Cancel")
+    checkout.events.record(.call("user taps Cancel", from: .caller("user"), label: "taps Cancel"))
     checkout.model.cancel()
     let second = checkout.tapPay()
     try await checkout.charge.waitForCall(1)
@@ -120,7 +120,7 @@ struct CheckoutTests {
     let checkout = Checkout(paymentsIgnoreCancellation: true)
     let first = checkout.tapPay()
     try await checkout.charge.waitForCall(0)
-    checkout.events.record("user taps Cancel")
+    checkout.events.record(.call("user taps Cancel", from: .caller("user"), label: "taps Cancel"))
     checkout.model.cancel()
     let second = checkout.tapPay()
     try await checkout.charge.waitForCall(1)
@@ -170,9 +170,9 @@ struct CheckoutTests {
     let payment = Trace.$id.withValue("trace-42") { checkout.tapPay() }
     try await checkout.charge.waitForCall(0)
     checkout.events.expect(
-      checkout.events.events.contains("charge sees trace id trace-42"),
+      checkout.events.sentences.contains("charge sees trace id trace-42"),
       "The payment service sees the trace id of the tap that started it",
-      actual: checkout.events.events.first { $0.hasPrefix("charge sees") } ?? "charge was not called")
+      actual: checkout.events.sentences.first { $0.hasPrefix("charge sees") } ?? "charge was not called")
     checkout.charge.succeed(0, with: receipt)
     try await checkout.finish(payment, "the payment")
   }
@@ -239,7 +239,7 @@ struct FeedTests {
     let model = FeedModel(service: FakeFeed(gate: gate))
     let load = model.load(page: 1)
     try await gate.waitForCall(0)
-    events.record("screen disappears: stop()")
+    events.record(.call("screen disappears: stop()", from: .caller("screen"), label: "disappears: stop()"))
     model.stop()
     try await gate.waitForCancellation(of: 0)
     gate.succeed(0, with: posts(page: 1))
@@ -261,7 +261,8 @@ struct FeedTests {
     #endif
     _ = model?.load(page: 1)
     try await gate.waitForCall(0)
-    events.record("the screen lets go of its model")
+    events.record(
+      .call("the screen lets go of its model", from: .caller("screen"), label: "lets go of its model"))
     model = nil
     try await gate.waitForCancellation(of: 0)
     events.expect(released == nil, "The model is gone", actual: "something still holds the model")

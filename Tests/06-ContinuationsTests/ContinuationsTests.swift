@@ -29,7 +29,8 @@ private enum Delivery: Sendable {
   case racingOnSeparateThreads
 }
 
-private let doneCallingBack = "SDK done calling back"
+private let doneCallingBack = RecordedEvent.note(
+  "SDK done calling back", in: .service("SDK"), label: "done calling back")
 
 /// A legacy SDK that calls back exactly as the check tells it to.
 private struct FakeSDK: LegacyProfileSDK {
@@ -38,11 +39,16 @@ private struct FakeSDK: LegacyProfileSDK {
   var events: EventLog
 
   func fetchProfile(id: String, completion: @escaping @Sendable (Profile?, (any Error)?) -> Void) {
-    events.record("SDK fetchProfile(id: \(String(reflecting: id))) called")
+    events.record(
+      .call(
+        "SDK fetchProfile(id: \(String(reflecting: id))) called", to: .service("SDK"),
+        label: "fetchProfile(id: \(String(reflecting: id)))"))
     let events = self.events
     let callbacks = self.callbacks
     let deliver: @Sendable (Callback) -> Void = { callback in
-      events.record("SDK calls back with \(callback)")
+      events.record(
+        .answer(
+          "SDK calls back with \(callback)", from: .service("SDK"), label: "calls back with \(callback)"))
       completion(callback.profile, callback.error)
     }
     switch delivery {
@@ -58,14 +64,17 @@ private struct FakeSDK: LegacyProfileSDK {
         callbacks.forEach(deliver)
         events.record(doneCallingBack)
       }
-      events.record("SDK fetchProfile returned")
+      events.record(.note("SDK fetchProfile returned", in: .service("SDK"), label: "fetchProfile returned"))
       returned.signal()
       return
     case .racingOnSeparateThreads:
       // Recorded before the threads start: a thread that took the event log's
       // lock between the two calls would order them, and hide a data race
       // from ThreadSanitizer.
-      events.record("SDK calls back on \(callbacks.count) threads at once: \(callbacks)")
+      events.record(
+        .answer(
+          "SDK calls back on \(callbacks.count) threads at once: \(callbacks)", from: .service("SDK"),
+          label: "calls back on \(callbacks.count) threads at once: \(callbacks)"))
       // The arguments are made before the threads start, so both threads
       // reach the completion handler equally fast: boxing the error as
       // `any Error` on its thread put that thread hundreds of nanoseconds
@@ -76,7 +85,7 @@ private struct FakeSDK: LegacyProfileSDK {
         arguments.map { profile, error in { completion(profile, error) } },
         whenAllReturned: { events.record(doneCallingBack) })
     }
-    events.record("SDK fetchProfile returned")
+    events.record(.note("SDK fetchProfile returned", in: .service("SDK"), label: "fetchProfile returned"))
   }
 }
 
@@ -114,11 +123,11 @@ private func fetch(
       return .otherError(String(describing: error))
     }
   }
-  events.record("profile(id:) \(outcome)")
+  events.record(.answer("profile(id:) \(outcome)", label: "\(outcome)"))
   // A second callback may still be on its way: wait for it, so that a double
   // resume happens inside the check, not after it.
   try await events.waitForEvent("the SDK to finish calling back", sourceLocation: sourceLocation) {
-    $0 == doneCallingBack
+    $0 == doneCallingBack.text
   }
   return outcome
 }
@@ -224,7 +233,7 @@ struct ContinuationsTests {
         try events.require(
           outcome == .profile(ada) || outcome == .sdkError(offline),
           "One of the callbacks decides the result", actual: "\(outcome)")
-        try await events.waitForEvent("every callback to return") { $0 == doneCallingBack }
+        try await events.waitForEvent("every callback to return") { $0 == doneCallingBack.text }
       }
     }
     CrashLog.explain(result, of: "racingCallbacks")

@@ -57,21 +57,32 @@ private final class FakeUserSDK: UserSDK, Sendable {
       fetches.append(Fetch(completion: completion))
       return fetches.count - 1
     }
-    events.record("SDK operation \(index + 1) started: fetchUser(\(String(reflecting: id)))")
+    events.record(
+      .call(
+        "SDK operation \(index + 1) started: fetchUser(\(String(reflecting: id)))", to: .service("SDK"),
+        label: "fetchUser(\(String(reflecting: id)))"))
     if let immediateResult {
-      events.record("SDK calls back at once, before fetchUser returns")
+      events.record(
+        .answer(
+          "SDK calls back at once, before fetchUser returns", from: .service("SDK"),
+          label: "calls back at once, before fetchUser returns"))
       completion(immediateResult.mapError { $0 })
     }
     if cancelsCallerDuringFetch {
       withUnsafeCurrentTask { task in
         if task == nil {
-          events.record("fetchUser was not called from a task: there is no caller to cancel")
+          events.record(
+            .note("fetchUser was not called from a task: there is no caller to cancel", in: .code))
         } else {
-          events.record("the caller is cancelled while fetchUser is still starting the request")
+          events.record(
+            .cancel(
+              "the caller is cancelled while fetchUser is still starting the request", from: .whoeverCalled,
+              label: "cancel"))
         }
         task?.cancel()
       }
-      events.record("fetchUser returns SDK operation \(index + 1)")
+      events.record(
+        .answer("fetchUser returns SDK operation \(index + 1)", label: "SDK operation \(index + 1)"))
     }
     return Operation(sdk: self, index: index)
   }
@@ -81,11 +92,21 @@ private final class FakeUserSDK: UserSDK, Sendable {
       $0[index].cancels += 1
       return $0[index].completion
     }
-    events.record("SDK operation \(index + 1) cancelled")
+    events.record(
+      .cancel(
+        "SDK operation \(index + 1) cancelled", from: .code, to: .service("SDK"),
+        label: "cancel operation \(index + 1)"))
     if callsBackWhenCancelled {
-      events.record("SDK calls back for operation \(index + 1) with its own error, from inside cancel()")
+      events.record(
+        .answer(
+          "SDK calls back for operation \(index + 1) with its own error, from inside cancel()",
+          from: .service("SDK"),
+          label: "calls back for operation \(index + 1) with its own error, from inside cancel()"))
       completion(.failure(SDKCancelled()))
-      events.record("SDK callback \(index + 1) returned, inside cancel()")
+      events.record(
+        .note(
+          "SDK callback \(index + 1) returned, inside cancel()", in: .service("SDK"),
+          label: "callback \(index + 1) returned, inside cancel()"))
     }
   }
 
@@ -113,9 +134,14 @@ private final class FakeUserSDK: UserSDK, Sendable {
     let completion = fetches.withLock { $0[index].completion }
     let events = self.events
     Thread.detachNewThread {
-      events.record("SDK calls back for operation \(index + 1) with \(result)")
+      events.record(
+        .answer(
+          "SDK calls back for operation \(index + 1) with \(result)", from: .service("SDK"),
+          label: "calls back for operation \(index + 1) with \(result)"))
       completion(result.mapError { $0 })
-      events.record("SDK callback \(index + 1) returned")
+      events.record(
+        .note(
+          "SDK callback \(index + 1) returned", in: .service("SDK"), label: "callback \(index + 1) returned"))
     }
     try await events.waitForEvent("the SDK's callback to return", sourceLocation: sourceLocation) {
       $0 == "SDK callback \(index + 1) returned"
@@ -134,7 +160,7 @@ private func outcome(
       return "threw \(show(error))"
     }
   }
-  events.record("loadUser(id:) \(outcome)")
+  events.record(.answer("loadUser(id:) \(outcome)", label: outcome))
   return outcome
 }
 
@@ -179,7 +205,7 @@ struct CancellableBridgesTests {
     let sdk = FakeUserSDK(events: events)
     let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
     try await sdk.waitForFetch(0)
-    events.record("the caller is cancelled")
+    events.record(.cancel("the caller is cancelled", from: .whoeverCalled, label: "cancel"))
     caller.cancel()
     events.expect(
       try await outcome(of: caller, events: events), equals: "threw CancellationError()",
@@ -252,11 +278,12 @@ struct CancellableBridgesTests {
       let sdk = FakeUserSDK(events: events, callsBackWhenCancelled: true)
       let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
       try await sdk.waitForFetch(0)
-      events.record("the caller is cancelled, from a thread of its own")
+      events.record(
+        .cancel("the caller is cancelled, from a thread of its own", from: .whoeverCalled, label: "cancel"))
       // Not from the check's task: a bridge that deadlocks holds that thread, not the check.
       Thread.detachNewThread {
         caller.cancel()
-        events.record("caller.cancel() returned")
+        events.record(.note("caller.cancel() returned", in: .whoeverCalled))
       }
       try await events.waitForEvent("caller.cancel() to return") { $0 == "caller.cancel() returned" }
       events.expect(
@@ -285,7 +312,7 @@ struct CancellableBridgesTests {
       let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
       try await sdk.waitForFetch(0)
       try await sdk.callBack(0, with: .success(ada))
-      events.record("the caller is cancelled")
+      events.record(.cancel("the caller is cancelled", from: .whoeverCalled, label: "cancel"))
       caller.cancel()
       events.expect(
         try await outcome(of: caller, events: events), equals: "returned User(42, Ada)",
@@ -312,11 +339,11 @@ struct CancellableBridgesTests {
       let sdk = FakeUserSDK(events: events)
       let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
       try await sdk.waitForFetch(0)
-      events.record("the caller is cancelled")
+      events.record(.cancel("the caller is cancelled", from: .whoeverCalled, label: "cancel"))
       caller.cancel()
       try events.require(
         try await outcome(of: caller, events: events) == "threw CancellationError()",
-        "The cancelled caller gets CancellationError", actual: events.events.last ?? "")
+        "The cancelled caller gets CancellationError", actual: events.sentences.last ?? "")
       try await sdk.callBack(0, with: .success(ada))
       events.expect(sdk.cancels(of: 0), equals: 1, "The SDK operation was cancelled exactly once")
     }
@@ -355,16 +382,24 @@ struct CancellableBridgesTests {
         // unreported in every run under load. The cancel first shows it.
         switch round % 3 {
         case 0:
-          events.record("the caller is cancelled on one thread; then the SDK calls back on another")
+          events.record(
+            .cancel(
+              "the caller is cancelled on one thread; then the SDK calls back on another",
+              from: .whoeverCalled, label: "cancel"))
           await SeparateThreads.inTurn(cancel, then: callBack)
         case 1:
-          events.record("the SDK calls back and the caller is cancelled at once, on two threads")
+          events.record(
+            .note(
+              "the SDK calls back and the caller is cancelled at once, on two threads", in: .service("SDK")))
           await SeparateThreads.run([callBack, cancel])
         default:
-          events.record("the SDK calls back on one thread; then the caller is cancelled on another")
+          events.record(
+            .note(
+              "the SDK calls back on one thread; then the caller is cancelled on another", in: .service("SDK")
+            ))
           await SeparateThreads.inTurn(callBack, then: cancel)
         }
-        events.record("both threads are done")
+        events.record(.note("both threads are done", in: .code))
         let result = try await outcome(of: caller, events: events)
         try events.require(
           result == "returned User(42, Ada)" || result == "threw CancellationError()",

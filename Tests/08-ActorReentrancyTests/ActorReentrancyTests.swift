@@ -34,8 +34,13 @@ private struct Store {
   /// Starts `reserve(itemID)` in a task of its own; it runs once the executor runs.
   func reserve(_ itemID: String, caller: Int) -> Spawned<Void> {
     let inventory = self.inventory
-    events.record("caller \(caller) asks to reserve \(String(reflecting: itemID))")
-    return executor.spawn("caller \(caller)") { try await inventory.reserve(itemID) }
+    events.record(
+      .call(
+        "caller \(caller) asks to reserve \(String(reflecting: itemID))", from: .caller("caller \(caller)"),
+        label: "asks to reserve \(String(reflecting: itemID))"))
+    return executor.spawn("caller \(caller)", answering: .caller("caller \(caller)")) {
+      try await inventory.reserve(itemID)
+    }
   }
 
   /// Runs every task as far as it can go, then waits for remote call `index`.
@@ -167,7 +172,10 @@ struct InventoryTests {
     let store = Store()
     let caller = store.reserve("A", caller: 1)
     try await store.waitForRemoteCall(0)
-    store.events.record("a screen asks isReserved(\"A\") while the remote call is out")
+    store.events.record(
+      .call(
+        "a screen asks isReserved(\"A\") while the remote call is out", from: .caller("screen"),
+        label: "isReserved(\"A\") while the remote call is out"))
     store.events.expect(
       await store.inventory.isReserved("A"), equals: false,
       "While the server has not answered, A is not reserved yet")
@@ -197,9 +205,13 @@ struct InventoryThreadTests {
       // Recorded before the threads start: a thread that took the event log's
       // lock first would order the two callers and hide a race.
       events.record(
-        "caller 1 asks to reserve \"A\" on one thread and caller 2 asks to reserve \"B\" on another, at the same moment"
-      )
-      let a = one.spawn("caller 1") { try await inventory.reserve("A") }
+        .call(
+          "caller 1 asks to reserve \"A\" on one thread and caller 2 asks to reserve \"B\" on another, at the same moment",
+          from: .caller("caller 1"),
+          label:
+            "asks to reserve \"A\" on one thread and caller 2 asks to reserve \"B\" on another, at the same moment"
+        ))
+      let a = one.spawn("caller 1", answering: .caller("caller 1")) { try await inventory.reserve("A") }
       let b = two.spawn("caller 2") { try await inventory.reserve("B") }
       await SeparateThreads.run([{ one.runUntilIdle() }, { two.runUntilIdle() }])
       // A caller that found the actor busy was queued until it was free: run it now.

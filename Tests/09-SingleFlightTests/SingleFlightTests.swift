@@ -48,18 +48,25 @@ private struct Vault {
 
   func caller(_ n: Int) -> Spawned<Token> {
     let vault = self.vault
-    events.record("caller \(n) asks for a valid token")
-    return executor.spawn("caller \(n)") { try await vault.validToken() }
+    events.record(
+      .call(
+        "caller \(n) asks for a valid token", from: .caller("caller \(n)"), label: "asks for a valid token"))
+    return executor.spawn("caller \(n)", answering: .caller("caller \(n)")) { try await vault.validToken() }
   }
 
   func caller(_ n: Int, priority: TaskPriority) -> Spawned<Token> {
     let vault = self.vault
-    events.record("caller \(n) asks for a valid token at priority \(show(priority))")
-    return executor.spawn("caller \(n)", priority: priority) { try await vault.validToken() }
+    events.record(
+      .call(
+        "caller \(n) asks for a valid token at priority \(show(priority))", from: .caller("caller \(n)"),
+        label: "asks for a valid token at priority \(show(priority))"))
+    return executor.spawn("caller \(n)", priority: priority, answering: .caller("caller \(n)")) {
+      try await vault.validToken()
+    }
   }
 
   func signOut() async {
-    events.record("user signs out")
+    events.record(.call("user signs out", from: .caller("user"), label: "signs out"))
     await vault.signOut()
   }
 
@@ -124,7 +131,8 @@ struct TokenVaultTests {
     let caller = vault.caller(1, priority: .low)
     try await vault.waitForRefresh(0)
     let priority = vault.server.priorities.withLock { $0.first }
-    vault.events.record("in flight: the refresh reached the server at priority \(show(priority))")
+    vault.events.record(
+      .note("in flight: the refresh reached the server at priority \(show(priority))", in: .code))
     vault.refresh.succeed(0, with: fresh(1))
     try await vault.finish([caller])
     vault.events.expect(
@@ -139,7 +147,7 @@ struct TokenVaultTests {
     let callers = (1...3).map(vault.caller)
     try await vault.waitForRefresh(0)
     try vault.events.require(vault.refresh.callCount, equals: 1, "Three callers at once make one refresh")
-    vault.events.record("caller 1 is cancelled")
+    vault.events.record(.cancel("caller 1 is cancelled", from: .caller("caller 1"), label: "cancel"))
     callers[0].cancel()
     vault.executor.runUntilIdle()
     vault.events.expect(!vault.refresh.wasCancelled(0), "The refresh is not cancelled", actual: "it was")
@@ -222,7 +230,7 @@ struct TokenVaultTests {
     await vault.signOut()
     let second = vault.caller(2)
     try await vault.waitForRefresh(1)
-    vault.events.record("the old refresh finishes late")
+    vault.events.record(.note("the old refresh finishes late", in: .code))
     vault.refresh.succeed(0, with: fresh(1))
     try await vault.finish([first])
     vault.events.expect(
@@ -344,9 +352,16 @@ struct ImageCacheThreadTests {
       // Recorded before the threads start: a thread that took the event log's
       // lock first would order the two requests and hide a race.
       events.record(
-        "request 1 for a.png on one thread and request 2 for b.png on another, at the same moment")
-      let a = one.spawn("request 1 for a.png") { try await cache.image(for: "a.png") }
-      let b = two.spawn("request 2 for b.png") { try await cache.image(for: "b.png") }
+        .call(
+          "request 1 for a.png on one thread and request 2 for b.png on another, at the same moment",
+          from: .caller("request 1"),
+          label: "for a.png on one thread and request 2 for b.png on another, at the same moment"))
+      let a = one.spawn("request 1 for a.png", answering: .caller("request 1")) {
+        try await cache.image(for: "a.png")
+      }
+      let b = two.spawn("request 2 for b.png", answering: .caller("request 2")) {
+        try await cache.image(for: "b.png")
+      }
       await SeparateThreads.run([{ one.runUntilIdle() }, { two.runUntilIdle() }])
       // A request that found the actor busy was queued until it was free: run it now.
       while one.runUntilIdle() + two.runUntilIdle() > 0 {}

@@ -125,16 +125,25 @@ private final class FakeOrderServer: OrderServer, Sendable {
     // A key the server has placed an order for is answered at once, as the
     // real server does: the first order's receipt, and nothing new placed.
     if let placed = orders.withLock({ $0[idempotencyKey] }) {
-      events.record("placeOrder(\(order), key: \(idempotencyKey)): key seen before, returns \(placed)")
+      events.record(
+        .answer(
+          "placeOrder(\(order), key: \(idempotencyKey)): key seen before, returns \(placed)",
+          from: .service("placeOrder"), label: "\(placed)"))
       return placed
     }
     return try await place.call(Placement(order: order, key: idempotencyKey))
   }
 
   func orderStatus(idempotencyKey: String) async throws -> Receipt? {
-    events.record("orderStatus(key: \(idempotencyKey)) called")
+    events.record(
+      .call(
+        "orderStatus(key: \(idempotencyKey)) called", to: .service("orderStatus"),
+        label: "orderStatus(key: \(idempotencyKey))"))
     let receipt = orders.withLock { $0[idempotencyKey] }
-    events.record("orderStatus(key: \(idempotencyKey)) returned \(show(receipt))")
+    events.record(
+      .answer(
+        "orderStatus(key: \(idempotencyKey)) returned \(show(receipt))", from: .service("orderStatus"),
+        label: show(receipt)))
     return receipt
   }
 
@@ -148,13 +157,13 @@ private final class FakeOrderServer: OrderServer, Sendable {
   /// Places the order, then the answer is lost on the way back.
   func commitThenTimeOut(_ index: Int) {
     _ = store(index)
-    events.record("the server placed the order, but its answer is lost")
+    events.record(.note("the server placed the order, but its answer is lost", in: .service("server")))
     place.fail(index, with: OrderServerError.timedOut)
   }
 
   /// Times out before placing anything.
   func timeOutWithoutCommit(_ index: Int) {
-    events.record("the request times out before the server places anything")
+    events.record(.note("the request times out before the server places anything", in: .service("server")))
     place.fail(index, with: OrderServerError.timedOut)
   }
 
@@ -193,13 +202,14 @@ private struct CheckoutScreen {
   }
 
   func tapPlaceOrder(_ order: Order) -> Task<Void, Never> {
-    events.record("user taps Place order (\(order))")
+    events.record(
+      .call("user taps Place order (\(order))", from: .caller("user"), label: "taps Place order (\(order))"))
     let submitter = self.submitter
     return Task { await submitter.submit(order) }
   }
 
   func tapTryAgain() -> Task<Void, Never> {
-    events.record("user taps Try again")
+    events.record(.call("user taps Try again", from: .caller("user"), label: "taps Try again"))
     let submitter = self.submitter
     return Task { await submitter.retry() }
   }
@@ -208,7 +218,7 @@ private struct CheckoutScreen {
     async throws
   {
     try await events.withinTimeLimit(what, sourceLocation: sourceLocation) { await task.value }
-    events.record("state = \(submitter.state)")
+    events.record(.publish("state = \(submitter.state)", to: .caller("screen"), label: "\(submitter.state)"))
   }
 
   var keys: [String] { server.place.arguments.map(\.key) }
@@ -338,7 +348,7 @@ struct OrderSubmitterTests {
     try await screen.server.place.waitForCall(0)
     screen.server.commit(0)
     try await screen.finish(first, "the first order")
-    screen.events.record("user starts a new order")
+    screen.events.record(.call("user starts a new order", from: .caller("user"), label: "starts a new order"))
     screen.submitter.startNewOrder()
     let second = screen.tapPlaceOrder(mug)
     try await screen.server.place.waitForCall(1)
@@ -356,7 +366,10 @@ struct OrderSubmitterTests {
     let screen = CheckoutScreen()
     let first = screen.tapPlaceOrder(book)
     try await screen.server.place.waitForCall(0)
-    screen.events.record("user starts a new order while the first one is on its way")
+    screen.events.record(
+      .call(
+        "user starts a new order while the first one is on its way", from: .caller("user"),
+        label: "starts a new order while the first one is on its way"))
     screen.submitter.startNewOrder()
     let second = screen.tapPlaceOrder(mug)
     try await screen.finish(second, "the tap on the new order, while the first request is out")

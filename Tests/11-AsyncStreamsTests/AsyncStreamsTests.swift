@@ -50,7 +50,7 @@ private final class FakeProvider: LocationProvider {
       $0.delegate = delegate
       $0.starts += 1
     }
-    events.record("provider started updates")
+    events.record(.call("provider started updates", to: .service("provider"), label: "start"))
   }
 
   func stopUpdates() {
@@ -58,7 +58,11 @@ private final class FakeProvider: LocationProvider {
       $0.stops += 1
       return $0.stops
     }
-    events.record(stops == 1 ? "provider stopped updates" : "provider told to stop again (stop #\(stops))")
+    events.record(
+      stops == 1
+        ? .call("provider stopped updates", to: .service("provider"), label: "stop")
+        : .call("provider told to stop again (stop #\(stops))", to: .service("provider"), label: "stop again")
+    )
   }
 
   var starts: Int { state.withLock { $0.starts } }
@@ -98,11 +102,14 @@ private final class FakeProvider: LocationProvider {
     let delegate = try delegate(sourceLocation: sourceLocation)
     let result = Mutex<FixDelivery?>(nil)
     let events = self.events
-    events.record("provider delivers \(location)")
+    events.record(.answer("provider delivers \(location)", from: .service("provider"), label: "\(location)"))
     try await onProviderThread("the delegate to take \(location)", sourceLocation: sourceLocation) {
       let delivery = delegate.provider(didUpdate: location)
       result.withLock { $0 = delivery }
-      events.record("  stream: \(describe(delivery, of: location))")
+      events.record(
+        .note(
+          "  stream: \(describe(delivery, of: location))", in: .code,
+          label: "stream: \(describe(delivery, of: location))"))
     }
     return result.withLock { $0! }
   }
@@ -113,7 +120,9 @@ private final class FakeProvider: LocationProvider {
   {
     let delegate = try delegate(sourceLocation: sourceLocation)
     events.record(
-      error.map { "provider stops by itself: \($0)" } ?? "provider stops by itself: location switched off")
+      .answer(
+        error.map { "provider stops by itself: \($0)" } ?? "provider stops by itself: location switched off",
+        from: .service("provider"), label: "finished"))
     try await onProviderThread("the delegate to hear the provider stopped", sourceLocation: sourceLocation) {
       delegate.provider(didStopWith: error)
     }
@@ -173,7 +182,7 @@ private func nextFix(
     }
   }
   iterator = reading
-  events.record("screen reads: \(outcome)")
+  events.record(.publish("screen reads: \(outcome)", to: .caller("screen"), label: outcome))
   return outcome
 }
 
@@ -187,13 +196,13 @@ private func screen(
     var shown: [Location] = []
     for try await location in locationUpdates(from: provider) {
       shown.append(location)
-      events.record("screen shows \(location)")
+      events.record(.publish("screen shows \(location)", to: .caller("screen"), label: "\(location)"))
       if shown.count == limit {
-        events.record("screen leaves its loop")
+        events.record(.note("screen leaves its loop", in: .caller("screen"), label: "leaves its loop"))
         break
       }
     }
-    events.record("screen's loop ended")
+    events.record(.note("screen's loop ended", in: .caller("screen"), label: "loop ended"))
     return shown
   }
 }
@@ -273,7 +282,10 @@ struct LocationFeedTests {
     try await provider.waitUntilStarted()
     try await provider.deliver(home)
     try await waitForShown(home, events)
-    events.record("the screen's task is cancelled (the user closed the screen)")
+    events.record(
+      .cancel(
+        "the screen's task is cancelled (the user closed the screen)", from: .caller("screen"),
+        label: "cancel"))
     screen.cancel()
     try await provider.waitUntilStopped("the provider to be stopped after the screen's task was cancelled")
     let shown = try await events.withinTimeLimit("The screen's loop") { try await screen.value }
@@ -361,11 +373,15 @@ struct LocationFeedTests {
         ])
         events.record("round \(round): the provider delivered \(burst.delivered) fixes in all")
       }
-      events.record("both threads are done")
+      events.record(.note("both threads are done", in: .code))
       try await executor.run(
         until: { screen.isFinished }, "the screen's loop to end after its task was cancelled")
       try await provider.waitUntilStopped("the provider to be stopped after the screen closed")
-      events.record("a late fix arrives from the provider's thread after the screen has gone")
+      events.record(
+        .answer(
+          "a late fix arrives from the provider's thread after the screen has gone",
+          from: .service("provider"),
+          label: "late fix"))
       try await provider.deliver(hill)
       try events.require(
         provider.stops == 1, "The provider is stopped exactly once", actual: "\(provider.stops) times")
@@ -496,7 +512,10 @@ private final class FakeCollector: AnalyticsCollector {
     if let uploaderExecutor,
       withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor }) != uploaderExecutor.asUnownedTaskExecutor()
     {
-      events.record("send(\(event)) runs in a task of its own, not in run(_:)'s task")
+      events.record(
+        .note(
+          "send(\(event)) runs in a task of its own, not in run(_:)'s task", in: .code,
+          label: "send(\(event))"))
       elsewhere.withLock { $0.append(event) }
     }
     try await gate.call(event)
@@ -524,11 +543,12 @@ struct AnalyticsLogTests {
     let log = AnalyticsLog()
     var reader = log.events.makeAsyncIterator()
     log.record(event(1))
-    events.record("app records event 1")
+    events.record(.call("app records event 1", from: .caller("app"), label: "records event 1"))
     events.expect(
       try await nextEvent(&reader, events: events, "Reading event 1"), equals: event(1),
       "The reader gets event 1")
-    events.record("the reader is busy (a slow network); meanwhile the app records events 2 to 10000")
+    events.record(
+      .note("the reader is busy (a slow network); meanwhile the app records events 2 to 10000", in: .code))
     for number in 2...10_000 { log.record(event(number)) }
     nonisolated(unsafe) var rest = reader
     // Collected outside the hang guard, so that a buffer that ran out
@@ -553,8 +573,10 @@ struct AnalyticsLogTests {
     }
     let received = collected.withLock { $0 }
     events.record(
-      "the reader got \(received.count) more: "
-        + "\(received.prefix(3).map(\.name).joined(separator: ", "))\(received.count > 3 ? ", ..." : "")")
+      .note(
+        "the reader got \(received.count) more: "
+          + "\(received.prefix(3).map(\.name).joined(separator: ", "))\(received.count > 3 ? ", ..." : "")",
+        in: .code))
     events.expect(
       received.first, equals: event(2), "The first event the reader gets after the busy spell is event 2")
     events.expect(
@@ -569,7 +591,10 @@ struct AnalyticsLogTests {
     log.record(event(1))
     log.record(event(2))
     log.close()
-    events.record("app records events 1 and 2, then closes the log")
+    events.record(
+      .call(
+        "app records events 1 and 2, then closes the log", from: .caller("app"),
+        label: "records events 1 and 2, then closes the log"))
     let stream = log.events
     let received = try await events.withinTimeLimit("A loop over the closed log") {
       var received: [AnalyticsEvent] = []
@@ -593,7 +618,7 @@ struct AnalyticsUploaderTests {
     let upload = Task { await uploader.run(stream) }
     defer { upload.cancel() }
     log.record(event(1))
-    events.record("app records event 1")
+    events.record(.call("app records event 1", from: .caller("app"), label: "records event 1"))
     events.expect(try await gate.waitForCall(0), equals: event(1), "The collector receives event 1")
     gate.succeed(0, with: ())
   }
@@ -609,7 +634,7 @@ struct AnalyticsUploaderTests {
     let (stream, input) = AsyncStream.makeStream(of: AnalyticsEvent.self)
     for number in 1...3 { input.yield(event(number)) }
     input.finish()
-    events.record("the stream holds events 1, 2 and 3, then ends")
+    events.record(.note("the stream holds events 1, 2 and 3, then ends", in: .code))
     let upload = executor.spawn("uploader.run") { await uploader.run(stream) }
     for index in 0..<3 {
       try await executor.run(
@@ -642,10 +667,13 @@ struct AnalyticsUploaderTests {
     let (stream, input) = AsyncStream.makeStream(of: AnalyticsEvent.self)
     input.yield(event(1))
     input.yield(event(2))
-    events.record("the stream holds events 1 and 2")
+    events.record(.note("the stream holds events 1 and 2", in: .code))
     let upload = Task { await uploader.run(stream) }
     try await gate.waitForCall(0)
-    events.record("the uploader's task is cancelled (the app goes to the background)")
+    events.record(
+      .cancel(
+        "the uploader's task is cancelled (the app goes to the background)", from: .whoeverCalled,
+        label: "cancel"))
     upload.cancel()
     try await gate.waitForCancellation(of: 0)
     try await events.withinTimeLimit("run(_:), after the cancel,") { await upload.value }

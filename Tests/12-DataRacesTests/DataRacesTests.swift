@@ -142,7 +142,10 @@ struct DataRacesTests {
         numbers.append(await stats.recordFinished())
       }
       let count = await stats.finishedCount
-      events.record("three downloads finished one after another: numbers \(numbers), finishedCount \(count)")
+      events.record(
+        .note(
+          "three downloads finished one after another: numbers \(numbers), finishedCount \(count)", in: .code)
+      )
       events.expect(numbers, equals: [1, 2, 3], "The downloads get the numbers 1, 2 and 3")
       events.expect(count, equals: 3, "finishedCount is 3")
     }
@@ -151,15 +154,23 @@ struct DataRacesTests {
     func twoThreadsRecord() async throws {
       let events = EventLog()
       let stats = DownloadStats()
-      events.record("thread A: a download finishes, recordFinished()")
-      events.record("thread B: right after, another download finishes, recordFinished()")
+      events.record(
+        .call(
+          "thread A: a download finishes, recordFinished()", from: .caller("thread A"),
+          label: "a download finishes, recordFinished()"))
+      events.record(
+        .call(
+          "thread B: right after, another download finishes, recordFinished()", from: .caller("thread B"),
+          label: "right after, another download finishes, recordFinished()"))
       let (first, second) = try await onThreadAThenB(events) {
         await stats.recordFinished()
       } then: {
         await stats.recordFinished()
       }
       let count = await stats.finishedCount
-      events.record("thread A got number \(first), thread B got number \(second); finishedCount \(count)")
+      events.record(
+        .note(
+          "thread A got number \(first), thread B got number \(second); finishedCount \(count)", in: .code))
       events.expect(
         [first, second].sorted(), equals: [1, 2], "The two downloads get the numbers 1 and 2, one each")
       events.expect(count, equals: 2, "finishedCount is 2")
@@ -218,15 +229,22 @@ struct DataRacesTests {
     func readOnAnotherThread() async throws {
       let events = EventLog()
       let stats = DownloadStats()
-      events.record("thread A: a download finishes, recordFinished()")
-      events.record("thread B: right after, the stats screen reads finishedCount")
+      events.record(
+        .call(
+          "thread A: a download finishes, recordFinished()", from: .caller("thread A"),
+          label: "a download finishes, recordFinished()"))
+      events.record(
+        .call(
+          "thread B: right after, the stats screen reads finishedCount", from: .caller("thread B"),
+          label: "right after, the stats screen reads finishedCount"))
       let (number, shown) = try await onThreadAThenB(events) {
         await stats.recordFinished()
       } then: {
         await stats.finishedCount
       }
       let count = await stats.finishedCount
-      events.record("thread A got number \(number), the screen read \(shown); finishedCount \(count)")
+      events.record(
+        .note("thread A got number \(number), the screen read \(shown); finishedCount \(count)", in: .code))
       events.expect(number, equals: 1, "The download gets number 1")
       events.expect(
         (0...1).contains(shown), "The screen reads a count the app really had: 0 or 1",
@@ -243,7 +261,10 @@ struct DataRacesTests {
     @Test("Shows a progress update the SDK reports on its own thread")
     func oneUpdate() async throws {
       let scene = Scene()
-      scene.events.record("the SDK's thread reports report.pdf at 150 of 300 bytes")
+      scene.events.record(
+        .answer(
+          "the SDK's thread reports report.pdf at 150 of 300 bytes", from: .service("SDK"), label: "progress")
+      )
       let thread = scene.sdk.reportOnItsOwnThread([150])
       try thread.waitWhileTheMainActorIsBusy(scene.events)
       try await scene.screen.waitUntilShown(1)
@@ -257,8 +278,10 @@ struct DataRacesTests {
     func updatesInOrder() async throws {
       let scene = Scene()
       scene.events.record(
-        "the SDK's thread reports report.pdf at 100, 200 and 300 of 300 bytes, then reuses its"
-          + " transfer object for the next file, photo.jpg; the main thread is busy meanwhile")
+        .answer(
+          "the SDK's thread reports report.pdf at 100, 200 and 300 of 300 bytes, then reuses its"
+            + " transfer object for the next file, photo.jpg; the main thread is busy meanwhile",
+          from: .service("SDK"), label: "progress"))
       let thread = scene.sdk.reportOnItsOwnThread([100, 200, 300], thenReuseFor: ("photo.jpg", 2_000))
       try thread.waitWhileTheMainActorIsBusy(scene.events)
       try await scene.screen.waitUntilShown(3)
@@ -276,12 +299,17 @@ struct DataRacesTests {
       let scene = Scene()
       scene.sdk.transfer.bytesReceived = 300
       scene.events.record(
-        "on the main thread, the SDK calls didFinish for report.pdf (300 bytes), then clears its"
-          + " transfer object and tells the system, which takes the app-switcher snapshot")
+        .answer(
+          "on the main thread, the SDK calls didFinish for report.pdf (300 bytes), then clears its"
+            + " transfer object and tells the system, which takes the app-switcher snapshot",
+          from: .service("SDK"), label: "didFinish"))
       var snapshot = DownloadStatus.idle
       scene.sdk.finishOnTheMainThread {
         snapshot = scene.viewModel.status
-        scene.events.record("app-switcher snapshot: \(describe(snapshot))")
+        scene.events.record(
+          .publish(
+            "app-switcher snapshot: \(describe(snapshot))", to: .caller("app switcher"),
+            label: describe(snapshot)))
       }
       scene.events.expect(
         describe(snapshot), equals: "report.pdf finished (300 bytes)",
@@ -340,7 +368,10 @@ private final class Screen {
 
   func render(_ status: DownloadStatus) {
     shown.append(status)
-    events.record("screen shows #\(shown.count): \(describe(status))")
+    events.record(
+      .publish(
+        "screen shows #\(shown.count): \(describe(status))", to: .caller("screen"),
+        label: "#\(shown.count): \(describe(status))"))
     if let waiter, shown.count >= waiter.count {
       self.waiter = nil
       waiter.continuation.resume(returning: true)

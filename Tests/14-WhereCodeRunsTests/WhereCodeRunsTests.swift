@@ -42,10 +42,15 @@ private final class FakeDecoder: RowDecoder {
       return state.cancelAt == row ? state.task : nil
     }
     events.record(
-      "decoder.decodeRow(\(row)) called, \(context.onMainActor ? "ON THE MAIN ACTOR" : "off the main actor"),"
-        + " trace id \(show(context.trace)), priority \(show(context.priority))")
+      .call(
+        "decoder.decodeRow(\(row)) called, \(context.onMainActor ? "ON THE MAIN ACTOR" : "off the main actor"),"
+          + " trace id \(show(context.trace)), priority \(show(context.priority))",
+        to: .service("decoder"), label: "decoder.decodeRow(\(row))"))
     if let task {
-      events.record("the screen's task is cancelled (the user left) while row \(row) decodes")
+      events.record(
+        .cancel(
+          "the screen's task is cancelled (the user left) while row \(row) decodes", from: .caller("screen"),
+          label: "cancel"))
       task.cancel()
     }
     return Self.pixels(row)
@@ -94,7 +99,7 @@ private struct Scenario {
   /// number of cores. Code that leaves the task (`Task.detached`) runs on
   /// the shared pool as usual.
   func open(_ photo: Photo = sunset, trace: String = "trace-14") -> Task<Void, Never> {
-    events.record("screen calls open(\(photo))")
+    events.record(.call("screen calls open(\(photo))", from: .caller("screen"), label: "open(\(photo))"))
     // The task waits until the decoder knows it, so that the decoder can
     // cancel it at the row the check chose.
     let known = Latch()
@@ -120,9 +125,10 @@ private struct Scenario {
     try await events.withinTimeLimit("open(_:)") { [finished] in await finished.wait() }
     await task.value
     let (thumbnail, spinner) = await (screen.thumbnail, screen.isDecoding)
-    events.record(
-      "screen shows \(thumbnail.map { "a thumbnail of \($0.rows.count) rows" } ?? "no thumbnail")"
-        + (spinner ? ", spinner still on" : ""))
+    let shown =
+      "\(thumbnail.map { "a thumbnail of \($0.rows.count) rows" } ?? "no thumbnail")"
+      + (spinner ? ", spinner still on" : "")
+    events.record(.publish("screen shows " + shown, to: .caller("screen"), label: shown))
   }
 
   var thumbnail: Thumbnail? { get async { await screen.thumbnail } }

@@ -20,7 +20,7 @@ struct CallGateTests {
     gate.fail(0, with: Boom())
     await #expect(throws: Boom.self) { try await first.value }
     #expect(
-      events.events == [
+      events.sentences == [
         #"fetch("a") called"#, #"fetch("b") called"#, #"fetch("b") returned 2"#, #"fetch("a") threw Boom"#,
       ])
     #expect(gate.arguments == ["a", "b"])
@@ -48,7 +48,26 @@ struct CallGateTests {
     #expect(gate.isWaiting(0))
     gate.succeed(0, with: 1)
     #expect(try await caller.value == 1)
-    #expect(events.events.last == #"fetch("a") returned 1 (late: its caller was cancelled)"#)
+    #expect(events.sentences.last == #"fetch("a") returned 1 (late: its caller was cancelled)"#)
+    // The late answer goes from the service's lane to the code's, marked as
+    // one that should not have been used.
+    let late = try #require(events.events.last)
+    #expect(late.kind == .answer && late.from == .service("fetch") && late.to == .code)
+    #expect(late.label == "1" && late.isWrong)
+  }
+
+  @Test("A gate records its calls in the lane of the service it stands for, the owner of a method")
+  func lanes() async throws {
+    let events = EventLog()
+    let gate = CallGate<Int, Void>("store.save", events: events)
+    let caller = Task { try await gate.call(2) }
+    try await gate.waitForCall(0)
+    gate.succeed(0, with: ())
+    try await caller.value
+    let (call, answer) = (events.events[0], events.events[1])
+    #expect(call.kind == .call && call.from == .code && call.to == .service("store"))
+    #expect(call.label == "store.save(2)" && !call.isWrong)
+    #expect(answer.kind == .answer && answer.from == .service("store") && answer.label == "()")
   }
 
   @Test("A call made by an already cancelled task is recorded and ends at once")

@@ -31,6 +31,34 @@ struct EventLogTests {
     }
   }
 
+  @Test("A sentence is a note in the check's own lane; a structured event keeps its lanes and label")
+  func structure() {
+    let events = EventLog()
+    events.record("order 2 of 6")
+    events.record(.call("user typed \"sw\"", from: .caller("user"), label: "typed \"sw\""))
+    events.record(.publish("screen shows []", to: .caller("screen"), label: "[]"))
+    #expect(events.events[0] == .note("order 2 of 6", in: .checks))
+    #expect(events.events[0].label == "order 2 of 6")
+    #expect(events.events[1].from == .caller("user") && events.events[1].to == .code)
+    #expect(events.events[2].kind == .publish && events.events[2].from == .code)
+    #expect(events.sentences == ["order 2 of 6", "user typed \"sw\"", "screen shows []"])
+  }
+
+  @Test("A failure's verdict survives its attachment's JSON, and nothing else decodes as one")
+  func verdictAttachment() {
+    let events = EventLog()
+    events.record(.call("search(\"sw\") called", to: .service("search"), label: "search(\"sw\")").wrong())
+    let verdict = Verdict(
+      behaviour: "Only the latest keyword is sent", expected: "1", actual: "2", events: events.events,
+      unfinished: "search(_:)")
+    #expect(Verdict(attachment: verdict.attachmentBytes) == verdict)
+    #expect(Verdict(attachment: Array(#"{"behaviour":"x"}"#.utf8)) == nil)
+    #expect(Verdict(attachment: Array("not json".utf8)) == nil)
+    var other = verdict
+    other.format = "workshop-verdict-0"
+    #expect(Verdict(attachment: other.attachmentBytes) == nil)
+  }
+
   @Test("A passing expectation records nothing")
   func passing() throws {
     let events = EventLog()

@@ -32,7 +32,7 @@ struct HangBoundTests {
     }
     #expect(clock.now - start >= .milliseconds(50))
     #expect(
-      events.events.contains { $0.hasSuffix("still not finished after 50ms") },
-      "It gave up at the test's 50 ms, not its suite's 300 ms: \(events.events)")
+      events.sentences.contains { $0.hasSuffix("still not finished after 50ms") },
+      "It gave up at the test's 50 ms, not its suite's 300 ms: \(events.sentences)")
   }
 }

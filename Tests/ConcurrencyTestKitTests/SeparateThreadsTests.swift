@@ -134,7 +134,7 @@ struct SeparateThreadsTests {
       try events.require(guardFlag.passed, equals: 1, "One thread gets through")
     }
     #expect(rounds.load(ordering: .relaxed) >= least)
-    let summary = try #require(events.events.last)
+    let summary = try #require(events.sentences.last)
     #expect(summary.contains("no failure"))
     #expect(summary.contains("lost an update"))
   }

@@ -101,7 +101,7 @@ struct EndToEndTests {
     #expect(failing.state == .notStarted)
     let adds = try #require(failing.checks.first { $0.name == "Adds two numbers" })
     #expect(adds.status == .failed)
-    #expect(adds.issues.first?.contains("2 + 3 is 5") == true)
+    #expect(adds.issues.first?.description.contains("2 + 3 is 5") == true)
   }
 
   @Test("A crash fails the check that caused it and the others still get graded")
@@ -112,8 +112,8 @@ struct EndToEndTests {
     let statuses = Dictionary(uniqueKeysWithValues: crashing.checks.map { ($0.name, $0.status) })
     #expect(statuses == ["Divides": .passed, "Divides safely": .interrupted])
     let crashed = try #require(crashing.checks.first { $0.name == "Divides safely" })
-    #expect(crashed.issues.first?.contains("killed by SIG") == true)
-    #expect(crashed.issues.first?.contains("division by zero in the fixture") == true)
+    #expect(crashed.issues.first?.description.contains("killed by SIG") == true)
+    #expect(crashed.issues.first?.description.contains("division by zero in the fixture") == true)
   }
 
   @Test("A hang fails only the check that hangs, within the chapter's time limit")
@@ -123,7 +123,7 @@ struct EndToEndTests {
     #expect(hanging.timeLimit == 5)
     let statuses = Dictionary(uniqueKeysWithValues: hanging.checks.map { ($0.name, $0.status) })
     #expect(statuses == ["Waits for a signal": .interrupted, "Answers at once": .passed])
-    #expect(hanging.checks.first?.issues.first?.contains("Did not finish") == true)
+    #expect(hanging.checks.first?.issues.first?.description.contains("Did not finish") == true)
   }
 
   @Test(
@@ -201,7 +201,7 @@ struct EndToEndTests {
     let statuses = Dictionary(uniqueKeysWithValues: exits.checks.map { ($0.name, $0.status) })
     #expect(statuses == ["Adds": .passed, "Answers": .interrupted])
     let answers = try #require(exits.checks.first { $0.name == "Answers" })
-    #expect(answers.issues.first?.contains("exited with status 0") == true)
+    #expect(answers.issues.first?.description.contains("exited with status 0") == true)
     #expect(exits.state != .done)
   }
 
@@ -210,7 +210,9 @@ struct EndToEndTests {
     let rewrites = try await report(7)
     #expect(rewrites.passed == 0)
     #expect(rewrites.checks.map(\.name) == ["Returns two"])
-    #expect(rewrites.checks.first?.issues.first?.contains("something other than Swift Testing wrote") == true)
+    #expect(
+      rewrites.checks.first?.issues.first?.description.contains("something other than Swift Testing wrote")
+        == true)
   }
 
   @Test(

@@ -118,27 +118,73 @@ struct EventStreamTests {
   @Test("An issue keeps the check's explanation and location, without the generic first line")
   func issueText() {
     #expect(
-      summary.issues["M.S/b()/F.swift:2:1"] == ["Shows the results\nExpected: 1\nActual:   2\n(at F.swift:7)"]
+      summary.issues["M.S/b()/F.swift:2:1"]?.map(\.description) == [
+        "Shows the results\nExpected: 1\nActual:   2\n(at F.swift:7)"
+      ]
     )
   }
 
-  @Test("A kit verdict replaces Swift Testing's first line, whatever the expression was called")
-  func verdict() {
-    let verdict = Verdict(behaviour: "Shows one result", expected: "1", actual: "2", events: ["typed"])
-    let text = EventStream.describeIssue(
-      [
-        .init(symbol: "fail", text: "Expectation failed: anything"),
-        .init(symbol: "details", text: verdict.text),
-      ],
-      location: nil)
-    #expect(text == verdict.text)
+  /// A check's records as the kit leaves them when it fails: the verdict
+  /// attached (`attachment`'s JSON), then the issue with its prose.
+  private func failure(_ attachment: String, messages: String) -> String {
+    let id = "M.S/b()/F.swift:2:1"
+    return [
+      #"{"kind":"test","payload":{"displayName":"Fails","id":"\#(id)","kind":"function","name":"b()"},"version":0}"#,
+      #"{"kind":"event","payload":{"kind":"testStarted","testID":"\#(id)","messages":[]},"version":0}"#,
+      #"{"kind":"event","payload":{"attachment":\#(attachment),"kind":"valueAttached","testID":"\#(id)","messages":[]},"version":0}"#,
+      #"{"kind":"event","payload":{"issue":{"isKnown":false},"kind":"issueRecorded","testID":"\#(id)","messages":\#(messages)},"version":0}"#,
+      #"{"kind":"event","payload":{"kind":"testEnded","testID":"\#(id)","messages":[]},"version":0}"#,
+    ].joined(separator: "\n")
+  }
+
+  private let verdict = Verdict(
+    behaviour: "Shows one result", expected: "1", actual: "2",
+    events: [.call("user typed \"sw\"", from: .caller("user"), label: "typed \"sw\"")])
+
+  @Test(
+    "A kit verdict comes as values from its attachment, inline under either key, and its prose replaces Swift Testing's",
+    arguments: ["_bytes", "bytes"])
+  func verdictAttached(key: String) throws {
+    let base64 = Data(verdict.attachmentBytes).base64EncodedString()
+    let messages =
+      #"[{"symbol":"fail","text":"Expectation failed: anything"},{"symbol":"details","text":"forged prose"}]"#
+    let records = EventStream.records(
+      fromJSONLines: failure(#"{"\#(key)":"\#(base64)"}"#, messages: messages))
+    let issue = try #require(EventStream.summary(of: records).issues["M.S/b()/F.swift:2:1"]?.first)
+    #expect(issue.verdict == verdict)
+    #expect(issue.text == verdict.text)
+  }
+
+  @Test("A verdict saved to a file is read only from the run's own folder, never through a link")
+  func verdictSaved() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attachments-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let saved = folder.appendingPathComponent("verdict.json")
+    try Data(verdict.attachmentBytes).write(to: saved)
+    let outside = folder.deletingLastPathComponent().appendingPathComponent("verdict-\(UUID()).json")
+    try Data(verdict.attachmentBytes).write(to: outside)
+    defer { try? FileManager.default.removeItem(at: outside) }
+    let link = folder.appendingPathComponent("link.json")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
+    let messages = #"[{"symbol":"details","text":"prose"}]"#
+    func issue(savedAt path: String) -> CheckIssue? {
+      let records = EventStream.records(fromJSONLines: failure(#"{"path":"\#(path)"}"#, messages: messages))
+      let read = EventStream.readingAttachments(records, savedIn: folder)
+      return EventStream.summary(of: read).issues["M.S/b()/F.swift:2:1"]?.first
+    }
+    #expect(issue(savedAt: saved.path)?.verdict == verdict)
+    #expect(issue(savedAt: folder.path + "/../" + outside.lastPathComponent)?.verdict == nil)
+    #expect(issue(savedAt: outside.path)?.verdict == nil)
+    #expect(issue(savedAt: link.path)?.verdict == nil)
+    #expect(issue(savedAt: link.path)?.text == "prose")
   }
 
   @Test("An expectation's own message is kept when there are no details")
   func plainExpectation() {
-    let text = EventStream.describeIssue(
-      [.init(symbol: "fail", text: "Expectation failed: 1 == 2")], location: nil)
-    #expect(text == "Expectation failed: 1 == 2")
+    let issue = EventStream.issueRecorded(
+      [.init(symbol: "fail", text: "Expectation failed: 1 == 2")], verdict: nil, location: nil)
+    #expect(issue.text == "Expectation failed: 1 == 2")
   }
 
   @Test("The run's end is read from its own record")

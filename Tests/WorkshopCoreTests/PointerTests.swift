@@ -11,24 +11,29 @@ import Testing
 struct PointerTests {
   @Test("An exit test's crash shows the runtime's message first, then the check's words on the usual cause")
   func crashExplanationJoinsTheCrash() throws {
-    let crash = """
+    var crash = CheckIssue(
+      """
       Expected the code to keep running; the process crashed (SIGILL).
       The app must survive an SDK that calls back twice. A crash here usually comes from resuming a continuation twice.
-      (at ContinuationsTests.swift:162)
-      """
-    let explanation =
-      Verdict.crashExplanation(
-        runtimeSaid: ["Continuations/ProfileBridge.swift:42: Fatal error: Unexpectedly found nil"])
-      + "\n(at ContinuationsTests.swift:170)"
+      """, location: "ContinuationsTests.swift:162")
+    crash.isCrash = true
+    let said = ["Continuations/ProfileBridge.swift:42: Fatal error: Unexpectedly found nil"]
+    let explanation = CheckIssue(
+      "The Swift runtime said:\n  " + said[0], location: "ContinuationsTests.swift:170",
+      verdict: Verdict(behaviour: "", events: [], runtimeSaid: said))
     let merged = try #require(EventStream.mergeCrash(crash, explanation: explanation))
     #expect(
-      merged == """
+      merged.description == """
         Expected the code to keep running; the process crashed (SIGILL). The Swift runtime said:
           Continuations/ProfileBridge.swift:42: Fatal error: Unexpectedly found nil
         The app must survive an SDK that calls back twice. A crash here usually comes from resuming a continuation twice.
         (at ContinuationsTests.swift:162)
         """)
+    #expect(merged.runtimeSaid == said)
     #expect(EventStream.mergeCrash("Some other failure", explanation: explanation) == nil)
+    // Only the kit's verdict with the runtime's words joins a crash, not words that look like it.
+    #expect(
+      EventStream.mergeCrash(crash, explanation: CheckIssue("The Swift runtime said:\n  " + said[0])) == nil)
   }
 
   @Test("A check belongs to the exercise whose suite holds it, nested suites included")
@@ -49,18 +54,22 @@ struct PointerTests {
     let workspace = try Workspace.locate(from: URL(fileURLWithPath: #filePath))
     let chapter = try #require(workspace.curriculum.chapter(matching: "06"))
     let pointer = CodePointer(workspace: workspace, variant: .chapters)
-    func check(_ issue: String) -> CheckResult {
-      CheckResult(
+    /// A failing check whose process died saying `said`, or whose kit
+    /// verdict says what never finished.
+    func check(runtimeSaid said: String = "", unfinished: String? = nil) -> CheckResult {
+      let verdict = unfinished.map { Verdict(behaviour: "\($0) never finished.", events: [], unfinished: $0) }
+      return CheckResult(
         id: "ContinuationsTests.ContinuationsTests/both()/x.swift:1:1", name: "c", status: .failed,
-        issues: [issue])
+        issues: [CheckIssue("It failed", verdict: verdict, runtimeSaid: said.isEmpty ? [] : [said])])
     }
     let stopped = pointer.locate(
-      check("The Swift runtime said:\n  Continuations/ProfileBridge.swift:42: Fatal error: nil"), in: chapter)
+      check(runtimeSaid: "Continuations/ProfileBridge.swift:42: Fatal error: nil"), in: chapter)
     #expect(stopped?.location == "Chapters/06-Continuations/ProfileBridge.swift:42")
     // Another module's file is not the learner's.
     let elsewhere = pointer.locate(
       check(
-        "_Concurrency/CheckedContinuation.swift:169: Fatal error: SWIFT TASK CONTINUATION MISUSE: profile(id:) tried"
+        runtimeSaid:
+          "_Concurrency/CheckedContinuation.swift:169: Fatal error: SWIFT TASK CONTINUATION MISUSE: profile(id:) tried"
       ),
       in: chapter)
     let declaration = try #require(elsewhere?.location)
@@ -71,7 +80,13 @@ struct PointerTests {
         $0.contains("func profile(")
       })
     #expect(declaration == "Chapters/06-Continuations/ProfileBridge.swift:\(line + 1)")
-    let todo = pointer.locate(check("Expected: 1\nActual: 2"), in: chapter)
+    // The operation the hang guard gave up on, from the verdict's values.
+    #expect(pointer.locate(check(unfinished: "profile(id:)"), in: chapter)?.location == declaration)
+    // The same words in prose point nowhere in particular.
+    let todo = pointer.locate(
+      CheckResult(
+        id: "ContinuationsTests.ContinuationsTests/both()/x.swift:1:1", name: "c", status: .failed,
+        issues: ["profile(id:) never finished.\nExpected: 1\nActual: 2"]), in: chapter)
     let todoLine = try #require(
       text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("TODO:") })
     #expect(todo?.location == "Chapters/06-Continuations/ProfileBridge.swift:\(todoLine + 1)")

@@ -1,3 +1,4 @@
+import CheckTranscript
 import Foundation
 import Synchronization
 import Testing
@@ -96,7 +97,7 @@ struct ReportTests {
       fails: [Grader.waitsItem.name, "Catches a field that asks too early", "Accepts a slow field"])
     writes.component = "Field"
     let pending = { (id: String, name: String) in
-      CheckResult(id: id, name: name, status: .skipped, issues: [Grader.versionsPendingNote])
+      CheckResult(id: id, name: name, status: .skipped, issues: [CheckIssue(Grader.versionsPendingNote)])
     }
     var checks = [
       CheckResult(id: "T.a()", name: "my check", status: .passed),
@@ -172,7 +173,7 @@ struct ReportTests {
       ])
     #expect(chapterReport.passed == 2 && chapterReport.total == 4)
     #expect(chapterReport.scored[2].status == .failed)
-    #expect(chapterReport.scored[2].issues.first?.contains("2 of 3 of your checks pass") == true)
+    #expect(chapterReport.scored[2].issues.first?.description.contains("2 of 3 of your checks pass") == true)
     #expect(chapterReport.passedAsShipped == 3, "all but the one declared failing as shipped")
     var raced = ChapterReport(
       chapter: Curriculum.Chapter(
@@ -307,14 +308,20 @@ struct ReportTests {
 struct ChapterDetailTests {
   @Test("A check's event log is printed once, however many of its expectations failed")
   func sharedLogPrintedOnce() {
-    let log = "Recorded events:\n  1. user typed \"sw\""
+    let log: [RecordedEvent] = [.call("user typed \"sw\"", from: .caller("user"), label: "typed \"sw\"")]
+    let (first, second) = (
+      Verdict(behaviour: "First", events: log), Verdict(behaviour: "Second", events: log)
+    )
     let detail = report.chapterDetail(
       ChapterReport(
         chapter: chapter(4, "Four", fails: []),
         checks: [
           CheckResult(
             id: "x", name: "Stops", status: .failed,
-            issues: ["First\n\(log)\n(at T.swift:1)", "Second\n\(log)\n(at T.swift:2)"])
+            issues: [
+              CheckIssue(first.text, location: "T.swift:1", verdict: first),
+              CheckIssue(second.text, location: "T.swift:2", verdict: second),
+            ])
         ]))
     #expect(detail.components(separatedBy: "1. user typed").count == 2, "\(detail)")
     #expect(detail.contains("Second\n      (same events as above)\n      (at T.swift:2)"), "\(detail)")

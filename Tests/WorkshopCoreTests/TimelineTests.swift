@@ -12,19 +12,25 @@ import Testing
   import FoundationXML
 #endif
 
-/// Chapter 04's starter, as the checks record it: a late answer for "sw".
-private let lateAnswer = [
-  "user typed \"sw\"",
-  "clock: sleep until t=300ms (now t=0s)",
-  "clock: advanced to t=300ms",
-  "search(\"sw\") called",
-  "user typed \"swift\"",
-  "search(\"sw\") ignored cancellation and keeps going",
-  "search(\"swift\") called",
-  "search(\"swift\") returned [Swift Book]",
-  "screen shows [Swift Book], error: none",
-  "search(\"sw\") returned [Sweater] (late: its caller was cancelled)",
-  "screen shows [Sweater], error: none",
+/// Chapter 04's starter, as the checks and the kit record it: a late answer for "sw".
+private let lateAnswer: [RecordedEvent] = [
+  .call("user typed \"sw\"", from: .caller("user"), label: "typed \"sw\""),
+  .call("clock: sleep until t=300ms (now t=0s)", to: .clock, label: "sleep until t=300ms"),
+  .tick("clock: advanced to t=300ms", label: "t=300ms"),
+  .call("search(\"sw\") called", to: .service("search"), label: "search(\"sw\")"),
+  .call("user typed \"swift\"", from: .caller("user"), label: "typed \"swift\""),
+  .note(
+    "search(\"sw\") ignored cancellation and keeps going", in: .service("search"),
+    label: "ignored cancellation and keeps going"),
+  .call("search(\"swift\") called", to: .service("search"), label: "search(\"swift\")"),
+  .answer("search(\"swift\") returned [Swift Book]", from: .service("search"), label: "[Swift Book]"),
+  .publish(
+    "screen shows [Swift Book], error: none", to: .caller("screen"), label: "[Swift Book], error: none"),
+  .answer(
+    "search(\"sw\") returned [Sweater] (late: its caller was cancelled)", from: .service("search"),
+    label: "[Sweater]"
+  ).wrong(),
+  .publish("screen shows [Sweater], error: none", to: .caller("screen"), label: "[Sweater], error: none"),
 ]
 
 private let user = Timeline.Lane("user", .caller)
@@ -37,22 +43,14 @@ struct TimelineTests {
   func lanes() {
     let timeline = Timeline(events: lateAnswer, expected: "[Swift Book]", actual: "[Sweater]")
     #expect(timeline.lanes == [user, screen, .code, search, .clock])
-    #expect(timeline.unknownEvents.isEmpty)
     let steps = timeline.steps
     #expect(steps.map(\.number) == Array(1...lateAnswer.count))
+    #expect(steps.map(\.text) == lateAnswer.map(\.text))
     #expect(
       steps[0].kind == .call && steps[0].from == user && steps[0].to == .code
         && steps[0].label == "typed \"sw\"")
-    #expect(steps[1].kind == .call && steps[1].to == .clock && steps[1].label == "sleep until t=300ms")
-    #expect(steps[2].kind == .tick && steps[2].label == "t=300ms")
-    #expect(
-      steps[3].kind == .call && steps[3].from == .code && steps[3].to == search
-        && steps[3].label == "search(\"sw\")")
-    #expect(steps[5].kind == .note && steps[5].from == search)
-    #expect(
-      steps[7].kind == .answer && steps[7].from == search && steps[7].to == .code
-        && steps[7].label == "[Swift Book]")
-    #expect(steps[8].kind == .publish && steps[8].to == screen)
+    #expect(steps[2].kind == .tick && steps[2].to == nil && steps[2].label == "t=300ms")
+    #expect(steps[5].kind == .note && steps[5].from == search && steps[5].to == nil)
   }
 
   @Test("The late answer, and the publish that shows the unexpected value, are marked; nothing else is")
@@ -61,20 +59,27 @@ struct TimelineTests {
     #expect(timeline.steps.filter(\.isWrong).map(\.number) == [10, 11])
     // Without the verdict, only what is wrong on its face: the late answer.
     #expect(Timeline(events: lateAnswer).steps.filter(\.isWrong).map(\.number) == [10])
-    // A quoted string value is found without its quotes; a call by a cancelled task is wrong on its face.
+    // A quoted string value is found without its quotes.
     let failure = Timeline(
       events: [
-        "search(\"sw\") called by a cancelled task", "screen shows [], error: Search failed: ServerDown",
+        .publish(
+          "screen shows [], error: Search failed: ServerDown", to: .caller("screen"),
+          label: "[], error: Search failed: ServerDown")
       ],
       actual: "\"Search failed: ServerDown\"")
-    #expect(failure.steps.map(\.isWrong) == [true, true])
+    #expect(failure.steps.map(\.isWrong) == [true])
   }
 
   @Test("A count above the expected one marks the extra calls to the service called that many times")
   func extraCalls() {
     let events =
-      (1...3).map { "caller \($0) asks to reserve \"A\"" }
-      + (1...3).map { _ in "remote.reserve(\"A\") called" }
+      (1...3).map {
+        RecordedEvent.call("caller \($0) asks to reserve \"A\"", from: .caller("caller \($0)"), label: "asks")
+      }
+      + (1...3).map { _ in
+        RecordedEvent.call(
+          "remote.reserve(\"A\") called", to: .service("remote"), label: "remote.reserve(\"A\")")
+      }
     let timeline = Timeline(events: events, expected: "1", actual: "3")
     #expect(timeline.steps.filter(\.isWrong).map(\.number) == [5, 6])
     #expect(timeline.lanes.map(\.name) == ["caller 1", "caller 2", "caller 3", "your code", "remote"])
@@ -83,7 +88,11 @@ struct TimelineTests {
   @Test("More than four numbered callers share one lane, and each label says which caller it was")
   func crowds() {
     let events =
-      (1...10).map { "caller \($0) asks for a valid token" } + ["caller 3 finished: Token(fresh-1)"]
+      (1...10).map {
+        RecordedEvent.call(
+          "caller \($0) asks for a valid token", from: .caller("caller \($0)"),
+          label: "asks for a valid token")
+      } + [.answer("caller 3 finished: Token(fresh-1)", to: .caller("caller 3"), label: "Token(fresh-1)")]
     let timeline = Timeline(events: events)
     #expect(timeline.lanes.map(\.name) == ["callers 1–10", "your code"])
     #expect(timeline.steps[1].label == "2: asks for a valid token")
@@ -92,46 +101,33 @@ struct TimelineTests {
     #expect(Timeline(events: Array(events.prefix(4))).lanes.count == 5)
   }
 
-  @Test("A function something called is a service; one that only answers is the learner's code")
-  func servicesAndCode() {
+  @Test("The learner's function answers whoever called it last")
+  func answersWhoCalled() {
     let timeline = Timeline(events: [
-      "screen calls refresh()", "loadProfile() called", "loadProfile() threw LegacySDKError.cancelled",
-      "refresh() returned", "downloadFromFastestMirror threw Offline",
+      .call("screen calls refresh()", from: .caller("screen"), label: "refresh()"),
+      .call("loadProfile() called", to: .service("loadProfile"), label: "loadProfile()"),
+      .answer("loadProfile() threw Cancelled", from: .service("loadProfile"), label: "threw Cancelled"),
+      .answer("refresh() returned", label: "returned"),
     ])
     let steps = timeline.steps
-    #expect(steps[0].from == screen && steps[0].to == .code)
-    #expect(steps[1].to == Timeline.Lane("loadProfile", .service))
-    #expect(steps[2].kind == .answer && steps[2].label == "threw LegacySDKError.cancelled")
-    // It answers whoever called it: the screen.
+    #expect(steps[2].kind == .answer && steps[2].to == .code)
     #expect(steps[3].kind == .answer && steps[3].from == .code && steps[3].to == screen)
-    #expect(steps[4].kind == .answer && steps[4].label == "threw Offline")
-    #expect(timeline.unknownEvents.isEmpty)
-  }
-
-  @Test("Answers after words about the arguments, numbered requests and the field are in their lanes")
-  func moreAnswers() {
-    let timeline = Timeline(events: [
-      "resizeAll with maxConcurrent 0 finished: []", "request 2 for a.png threw ServerDown",
-      "field shows checking",
-    ])
-    #expect(timeline.unknownEvents.isEmpty)
-    let steps = timeline.steps
-    #expect(steps[0].kind == .answer && steps[0].from == .code && steps[0].label == "[]")
-    #expect(steps[1].kind == .answer && steps[1].to == Timeline.Lane("request 2", .caller))
-    #expect(steps[1].label == "threw ServerDown")
-    #expect(steps[2].kind == .publish && steps[2].to == Timeline.Lane("field", .caller))
+    // With nobody to answer, the answer goes to a caller lane of its own.
+    #expect(Timeline(events: [.answer("run() returned", label: "returned")]).steps[0].to == .whoeverCalled)
   }
 
   @Test("A check that records thousands of events draws the first ones and says so")
   func manyEvents() {
-    let events = (1...5000).map { _ in "search(\"s\") called" }
+    let events = (1...5000).map { _ in
+      RecordedEvent.call("search(\"s\") called", to: .service("search"), label: "search(\"s\")")
+    }
     let report = ChapterReport(
       chapter: Curriculum.Chapter(
         number: 4, name: "DebouncedSearch", title: "Debounced search", summary: "S.",
         files: ["SearchModel.swift"], hints: [], starterFails: []),
       checks: [
         CheckResult(
-          id: "a", name: "Spins", status: .failed, issues: [Verdict(behaviour: "B", events: events).text])
+          id: "a", name: "Spins", status: .failed, issues: [issue(Verdict(behaviour: "B", events: events))])
       ])
     let svg = TimelinePage(report).pictures[0].svg
     #expect(svg.contains("data-steps=\"\(TimelinePage.eventLimit)\""))
@@ -161,16 +157,11 @@ struct TimelineTests {
     #expect(Timeline(events: Array(lateAnswer.prefix(5))).excerpt(rows: 3).steps.map(\.number) == [3, 4, 5])
   }
 
-  @Test("An event the grammar does not know is still drawn, in the checks' lane, and is listed")
-  func unknownEvent() {
-    let timeline = Timeline(events: ["the moon rises over the server room"])
-    #expect(timeline.steps[0].from == .checks && timeline.steps[0].kind == .note)
-    #expect(timeline.unknownEvents == ["the moon rises over the server room"])
-  }
-
   @Test("Labels are cut to fit between the lanes they join; the full words stay in the text column")
   func labelsFit() throws {
-    let long = "search(a_keyword_far_longer_than_the_space_between_two_lanes) called"
+    let long = RecordedEvent.call(
+      "search(a_keyword_far_longer_than_the_space_between_two_lanes) called", to: .service("search"),
+      label: "search(a_keyword_far_longer_than_the_space_between_two_lanes)")
     let svg = TimelineDrawing(Timeline(events: [long]), title: "t").svg
     let label = try #require(
       svg.split(separator: "\n").first { $0.contains("class=\"label\"") }?.split(separator: ">").dropFirst()
@@ -185,7 +176,9 @@ struct TimelineTests {
 
   @Test("What learner code puts in an event is escaped in the picture and the page")
   func escaping() {
-    let hostile = "screen shows [<script>alert(1)</script> & \"quotes\"], error: none"
+    let hostile = RecordedEvent.publish(
+      "screen shows [<script>alert(1)</script> & \"quotes\"], error: none", to: .caller("screen <b>"),
+      label: "[<script>alert(1)</script> & \"quotes\"]")
     let report = ChapterReport(
       chapter: Curriculum.Chapter(
         number: 4, name: "DebouncedSearch", title: "Debounced search", summary: "S.",
@@ -194,7 +187,7 @@ struct TimelineTests {
       checks: [
         CheckResult(
           id: "a", name: "Shows <b>", status: .failed,
-          issues: [Verdict(behaviour: "B <i>", actual: "<x>", events: [hostile]).text + "\n(at T.swift:1)"])
+          issues: [issue(Verdict(behaviour: "B <i>", actual: "<x>", events: [hostile]), at: "T.swift:1")])
       ])
     let page = TimelinePage(report)
     #expect(page.pictures.count == 1)
@@ -210,8 +203,8 @@ struct TimelineTests {
       number: 4, name: "DebouncedSearch", title: "Debounced search", summary: "S.",
       files: ["SearchModel.swift"],
       hints: [], starterFails: [])
-    let issue = Verdict(behaviour: "B", expected: "[Swift Book]", actual: "[Sweater]", events: lateAnswer)
-      .text
+    let issue = issue(
+      Verdict(behaviour: "B", expected: "[Swift Book]", actual: "[Sweater]", events: lateAnswer))
     let report = ChapterReport(
       chapter: chapter,
       checks: [
@@ -240,8 +233,8 @@ struct TimelineTests {
     let console = Workshop.Console(out: { line in out.withLock { $0 += line + "\n" } }, err: { _ in })
     let runner = Workshop(
       console: console, style: Style(colored: false), directory: root, subcommands: LearnerCommands.table)
-    let issue = Verdict(behaviour: "B", expected: "[Swift Book]", actual: "[Sweater]", events: lateAnswer)
-      .text
+    let issue = issue(
+      Verdict(behaviour: "B", expected: "[Swift Book]", actual: "[Sweater]", events: lateAnswer))
     let failing = ChapterReport(
       chapter: chapter,
       checks: [CheckResult(id: "a", name: "A late answer is dropped", status: .failed, issues: [issue])])
@@ -269,13 +262,17 @@ struct TimelineTests {
   func noFalseMarks() {
     let timeline = Timeline(
       events: [
-        "search(\"5\\\" tv\") called", "search(\"5\\\" tv\") returned [Chocolate (latest)]",
-        "screen shows [Chocolate (latest)], error: none", "profile(id:) returned nil",
+        .call("search(\"5\\\" tv\") called", to: .service("search"), label: "search(\"5\\\" tv\")"),
+        .answer(
+          "search(\"5\\\" tv\") returned [Chocolate (late: its caller was cancelled)]",
+          from: .service("search"),
+          label: "[Chocolate (late: its caller was cancelled)]"),
+        .publish(
+          "screen shows [Chocolate], error: none", to: .caller("screen"), label: "[Chocolate], error: none"),
+        .answer("profile(id:) returned nil", label: "nil"),
       ],
       expected: "\"Search failed\"", actual: "nil")
     #expect(timeline.steps.filter(\.isWrong).isEmpty)
-    #expect(timeline.unknownEvents.isEmpty, "an escaped quote inside the call's argument")
-    #expect(timeline.steps[1].label == "[Chocolate (latest)]")
   }
 
   @Test("Wide characters and control characters: labels still fit, and the SVG is well-formed XML")
@@ -283,8 +280,14 @@ struct TimelineTests {
     #expect(TimelineDrawing.columns("検索") == 4 && TimelineDrawing.columns("🍫a") == 3)
     #expect(TimelineDrawing.cut("検索検索検索", to: 5) == "検索…")
     let svg = TimelineDrawing(
-      Timeline(events: ["search(\"検索検索検索検索検索検索検索検索検索検索\") called", "screen shows [bell \u{07}], error: none"]
-      ),
+      Timeline(events: [
+        .call(
+          "search(\"検索検索検索検索検索検索検索検索検索検索\") called", to: .service("search"),
+          label: "search(\"検索検索検索検索検索検索検索検索検索検索\")"),
+        .publish(
+          "screen shows [bell \u{07}], error: none", to: .caller("screen"),
+          label: "[bell \u{07}], error: none"),
+      ]),
       title: "t\u{1B}[31m"
     ).svg
     let label = try #require(
@@ -297,5 +300,10 @@ struct TimelineTests {
     #expect(
       XMLParser(data: Data(svg.utf8)).parse(),
       "the picture parses as XML, as an SVG file and a deck's image must")
+  }
+
+  /// A failing check's issue as the runner receives it from the kit.
+  private func issue(_ verdict: Verdict, at location: String? = nil) -> CheckIssue {
+    CheckIssue(verdict.text, location: location, verdict: verdict)
   }
 }

@@ -1,3 +1,4 @@
+import CheckTranscript
 import Foundation
 
 /// The outcome of one graded check (one `@Test`).
@@ -17,13 +18,13 @@ package struct CheckResult: Sendable, Equatable, Codable {
   package var name: String
   package var status: Status
   /// What went wrong, one entry per recorded issue, or why there is no result.
-  package var issues: [String]
+  package var issues: [CheckIssue]
   /// How long the check ran, from its start to its end, when both were
   /// recorded (JUnit reports it). Not part of what a check did: two results
   /// that differ only in it are equal.
   package var seconds: Double?
 
-  init(id: String, name: String, status: Status, issues: [String] = [], seconds: Double? = nil) {
+  init(id: String, name: String, status: Status, issues: [CheckIssue] = [], seconds: Double? = nil) {
     self.id = id
     self.name = name
     self.status = status
@@ -33,6 +34,48 @@ package struct CheckResult: Sendable, Equatable, Codable {
 
   package static func == (lhs: CheckResult, rhs: CheckResult) -> Bool {
     lhs.id == rhs.id && lhs.name == rhs.name && lhs.status == rhs.status && lhs.issues == rhs.issues
+  }
+}
+
+/// One thing that went wrong in a check: the kit's verdict, as values, when
+/// the check sent one, and the words a report shows.
+package struct CheckIssue: Sendable, Equatable, Codable, CustomStringConvertible,
+  ExpressibleByStringInterpolation
+{
+  /// What went wrong, in words: the verdict's prose, Swift Testing's
+  /// message, or the grader's own.
+  package var text: String
+  /// Where in the checks the issue was recorded: `DebouncedSearchTests.swift:42`.
+  package var location: String?
+  /// The kit's verdict, decoded from the check's attachment: the values
+  /// `text` was written from, and the recorded events.
+  package var verdict: Verdict?
+  /// Whether an exit test's process crashed (Swift Testing said so).
+  package var isCrash = false
+  /// What the Swift runtime said as the process died, a line each.
+  package var runtimeSaid: [String] = []
+
+  package init(_ text: String, location: String? = nil, verdict: Verdict? = nil, runtimeSaid: [String] = []) {
+    self.text = text
+    self.location = location
+    self.verdict = verdict
+    self.runtimeSaid = runtimeSaid
+  }
+
+  package init(stringLiteral text: String) {
+    self.init(text)
+  }
+
+  /// The words, then where in the checks: `(at DebouncedSearchTests.swift:42)`.
+  package var description: String {
+    location.map { text + "\n(at " + $0 + ")" } ?? text
+  }
+
+  /// The same issue, its words changed by `change`.
+  package func rewording(_ change: (String) -> String) -> CheckIssue {
+    var issue = self
+    issue.text = change(text)
+    return issue
   }
 }
 
@@ -130,7 +173,7 @@ package struct ChapterReport: Sendable, Codable {
 
   /// Whether `check` is a version's item left for later.
   static func isPendingVersion(_ check: CheckResult) -> Bool {
-    check.status == .skipped && check.issues == [Grader.versionsPendingNote]
+    check.status == .skipped && check.issues.map(\.text) == [Grader.versionsPendingNote]
   }
 
   /// The learner's own checks as one item: passed when there is at least one
@@ -140,22 +183,22 @@ package struct ChapterReport: Sendable, Codable {
     guard !own.isEmpty else {
       return CheckResult(
         id: item.id, name: item.name, status: .interrupted,
-        issues: [crash.map { "No check of yours finished: " + $0 } ?? "No check of yours ran."])
+        issues: [CheckIssue(crash.map { "No check of yours finished: " + $0 } ?? "No check of yours ran.")])
     }
     let failing = own.filter { $0.status != .passed }
     guard !failing.isEmpty else {
       return CheckResult(
-        id: item.id, name: item.name, status: .passed, issues: own.map { "✓ " + $0.name })
+        id: item.id, name: item.name, status: .passed, issues: own.map { CheckIssue("✓ " + $0.name) })
     }
     let text = failing.map { check in
       "✗ \(check.name)\n"
-        + check.issues.map { "  " + $0.replacingOccurrences(of: "\n", with: "\n  ") }
+        + check.issues.map { "  " + $0.description.replacingOccurrences(of: "\n", with: "\n  ") }
         .joined(separator: "\n")
     }.joined(separator: "\n\n")
     return CheckResult(
       id: item.id, name: item.name,
       status: failing.allSatisfy { $0.status == .interrupted } ? .interrupted : .failed,
-      issues: ["\(own.count - failing.count) of \(own.count) of your checks pass.\n\n" + text])
+      issues: [CheckIssue("\(own.count - failing.count) of \(own.count) of your checks pass.\n\n" + text)])
   }
 
   package var state: State {

@@ -64,14 +64,16 @@ extension Grader {
         if !alone.summary.unattributedIssues.isEmpty, checked.status == .passed || checked.status == .failed {
           checked.status = .failed
           checked.issues += alone.summary.unattributedIssues.map {
-            "Recorded outside the check (on another thread or queue, or after it ended):\n" + $0
+            $0.rewording {
+              "Recorded outside the check (on another thread or queue, or after it ended):\n" + $0
+            }
           }
         }
         if !alone.races.isEmpty, checked.status == .passed || checked.status == .failed {
           checked.status = .failed
           let folders = [workspace.codeFolder(chapter, variant)]
           checked.issues += Self.distinct(alone.races).map {
-            $0.explanation(codeFolders: folders, workspace: workspace)
+            CheckIssue($0.explanation(codeFolders: folders, workspace: workspace))
           }
         }
         return (checked, .complete)
@@ -81,8 +83,10 @@ extension Grader {
           CheckResult(
             id: check.id, name: check.name, status: .interrupted,
             issues: [
-              "Did not finish: run on its own, it was stopped after \(Self.seconds(limit))."
-                + " Something blocks forever or spins: a lock or semaphore held across an await, or an endless loop?"
+              CheckIssue(
+                "Did not finish: run on its own, it was stopped after \(Self.seconds(limit))."
+                  + " Something blocks forever or spins: a lock or semaphore held across an await, or an endless loop?"
+              )
             ]),
           .timedOut
         )
@@ -91,7 +95,7 @@ extension Grader {
       return (
         CheckResult(
           id: check.id, name: check.name, status: .interrupted,
-          issues: ["The check's process ended: " + cause]),
+          issues: [CheckIssue("The check's process ended: " + cause, runtimeSaid: alone.runtimeSaid)]),
         .ended(cause)
       )
     }
@@ -151,10 +155,11 @@ extension Grader {
     if summary.skipped.contains(check.id) {
       return CheckResult(
         id: check.id, name: check.name, status: .skipped,
-        issues: summary.skipReasons[check.id].map { [$0] } ?? [])
+        issues: summary.skipReasons[check.id].map { [CheckIssue($0)] } ?? [])
     }
     guard summary.started.contains(check.id), summary.ended.contains(check.id) else {
-      return CheckResult(id: check.id, name: check.name, status: .interrupted, issues: [otherwise])
+      return CheckResult(
+        id: check.id, name: check.name, status: .interrupted, issues: [CheckIssue(otherwise)])
     }
     let issues = summary.issues[check.id] ?? []
     return CheckResult(

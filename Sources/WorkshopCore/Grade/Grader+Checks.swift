@@ -69,16 +69,18 @@ extension Grader {
           CheckResult(
             id: id, name: name, status: .skipped,
             issues: [
-              pending
-                ? Self.versionsPendingNote
-                : "Graded once every check of yours passes on the real component, every time."
+              CheckIssue(
+                pending
+                  ? Self.versionsPendingNote
+                  : "Graded once every check of yours passes on the real component, every time.")
             ]))
         continue
       }
       let outcome = outcomes[variant.name] ?? .failure(VariantError("it could not be graded"))
       switch (variant.kind, outcome) {
       case (_, .failure(let reason)):
-        items.append(CheckResult(id: id, name: name, status: .interrupted, issues: [reason.description]))
+        items.append(
+          CheckResult(id: id, name: name, status: .interrupted, issues: [CheckIssue(reason.description)]))
       case (.wrong, .success(let runs)):
         // Caught means one check fails in every run, not any check in each:
         // under load, a different check timing out in each run is luck.
@@ -91,9 +93,11 @@ extension Grader {
             issues: !everyTime.isEmpty
               ? []
               : [
-                caught == 0
-                  ? "Every check of yours passes on a field that \(variant.note). Which check would notice?"
-                  : "No check of yours fails on it in all \(runs.count) runs (caught in \(caught)): a check depends on timing."
+                CheckIssue(
+                  caught == 0
+                    ? "Every check of yours passes on a field that \(variant.note). Which check would notice?"
+                    : "No check of yours fails on it in all \(runs.count) runs (caught in \(caught)): a check depends on timing."
+                )
               ]))
       case (_, .success(let runs)):
         let failures = runs.flatMap { $0.values.flatMap { $0 } }
@@ -103,8 +107,10 @@ extension Grader {
             issues: failures.isEmpty
               ? []
               : [
-                "This field is correct too (it \(variant.note)), but a check of yours fails on it: it tests how"
-                  + " the field is written, not what it does.\n" + failures.prefix(2).joined(separator: "\n")
+                CheckIssue(
+                  "This field is correct too (it \(variant.note)), but a check of yours fails on it: it tests how"
+                    + " the field is written, not what it does.\n"
+                    + failures.prefix(2).joined(separator: "\n"))
               ]))
       }
     }
@@ -122,7 +128,7 @@ extension Grader {
     let lines = found.map { "  " + $0 }.joined(separator: "\n")
     return CheckResult(
       id: item.id, name: item.name, status: .failed,
-      issues: [why + " Found:\n" + lines + (advice.map { "\n" + $0 } ?? "")])
+      issues: [CheckIssue(why + " Found:\n" + lines + (advice.map { "\n" + $0 } ?? ""))])
   }
 
   /// How the IDs of the items the course adds to a learner's own checks begin.
@@ -171,18 +177,22 @@ extension Grader {
         let issues = run.summary.issues[id] ?? []
         if !run.isComplete || !run.summary.ended.contains(id) || !issues.isEmpty {
           checks[index].status = .failed
+          let why =
+            issues.first.map { "\n" + $0.description } ?? run.cause.map { "\nThe run ended: " + $0 } ?? ""
           checks[index].issues = [
-            "Passed in run 1, but not in run \(number) of \(Self.checkRuns): a check must pass every time."
-              + (issues.first.map { "\n" + $0 } ?? (run.cause.map { "\nThe run ended: " + $0 } ?? ""))
+            CheckIssue(
+              "Passed in run 1, but not in run \(number) of \(Self.checkRuns): a check must pass every time."
+                + why)
           ]
           break
         }
         if let seconds = run.summary.durations[id], seconds > Self.slowCheck {
           checks[index].status = .failed
           checks[index].issues = [
-            String(
-              format: "Took %.1f s in run %d: a check takes no real time (the limit is %.0f s).", seconds,
-              number, Self.slowCheck)
+            CheckIssue(
+              String(
+                format: "Took %.1f s in run %d: a check takes no real time (the limit is %.0f s).", seconds,
+                number, Self.slowCheck))
           ]
           break
         }
@@ -317,7 +327,7 @@ extension Grader {
       }
       var failures: [String: [String]] = [:]
       for id in outcome.summary.started {
-        let issues = outcome.summary.issues[id] ?? []
+        let issues = (outcome.summary.issues[id] ?? []).map(\.description)
         let all = outcome.summary.ended.contains(id) ? issues : ["did not finish"] + issues
         if !all.isEmpty { failures[id] = all }
       }

@@ -3,62 +3,20 @@ import CheckTranscript
 /// A check's recorded events laid out as a sequence diagram: one lane per
 /// participant, one row per event, in the transcript's order and numbering.
 ///
-/// The picture is read from the same numbered lines the learner sees under a
-/// failing check, so the two can never disagree. The checks' events follow a
-/// small grammar (the test kit writes `search("sw") called`, `clock:
-/// advanced to t=300ms`; the checks write `user typed "sw"`, `screen shows
-/// [Sweater]`, `caller 2 asks ...`), defined in `Timeline+Grammar.swift`
-/// only. An event it does not know is still drawn, as a
-/// note in the "checks" lane, and `verify` fails while a failing check of a
-/// starter or of a wrong fix records one.
+/// The picture is drawn from the events as the kit recorded them, with their
+/// structure (who, to whom, what kind, whether it should have happened), the
+/// same values the numbered list under a failing check is written from, so
+/// the two can never disagree, and a chapter's checks need nothing here to
+/// be drawn. What the timeline adds after reading them all is in
+/// `Timeline+Marks.swift`: whom the learner's functions answer, what the
+/// check did not expect, crowds of callers folded into one lane.
 package struct Timeline: Sendable, Equatable {
   /// A participant, drawn as a vertical lane.
-  struct Lane: Sendable, Equatable, Hashable {
-    enum Role: Int, Sendable, Comparable {
-      /// Who drives the code: the user, the screen, callers, threads.
-      case caller
-      /// The learner's code: the model, actor or function under test.
-      case code
-      /// What the code calls: fake services, SDKs, stores.
-      case service
-      /// The test clock.
-      case clock
-
-      static func < (lhs: Role, rhs: Role) -> Bool { lhs.rawValue < rhs.rawValue }
-    }
-
-    var name: String
-    var role: Role
-
-    init(_ name: String, _ role: Role) {
-      self.name = name
-      self.role = role
-    }
-
-    /// The learner's code.
-    static let code = Lane("your code", .code)
-    /// The clock the check moves.
-    static let clock = Lane("clock", .clock)
-    /// The check itself, for events no other lane owns.
-    static let checks = Lane("checks", .caller)
-  }
+  typealias Lane = RecordedEvent.Lane
 
   /// One event, placed.
   struct Step: Sendable, Equatable {
-    package enum Kind: String, Sendable {
-      /// A call or request, from one lane to another.
-      case call
-      /// An answer, a callback or a delivered value, back to the caller.
-      case answer
-      /// The code shows a value to its observer (`screen shows`, `state =`).
-      case publish
-      /// A cancellation, or a cancelled sleep or call.
-      case cancel
-      /// The test clock moved.
-      case tick
-      /// Something that happened within one lane.
-      case note
-    }
+    typealias Kind = RecordedEvent.Kind
 
     /// The event's number in the transcript, from 1.
     var number: Int
@@ -73,36 +31,30 @@ package struct Timeline: Sendable, Equatable {
     /// Something that should not have happened: a late answer used, a call
     /// by a cancelled task, a hang, the value the check did not expect.
     var isWrong: Bool
-    /// Whether the grammar knew the event.
-    var isKnown: Bool = true
   }
 
   /// The lanes, left to right: callers, the code, services, the clock.
   var lanes: [Lane]
   var steps: [Step]
 
-  /// Lays out `events` (a transcript, oldest first). `expected` and
-  /// `actual` are the check's "Expected:" and "Actual:" values: the events
-  /// that show what was not expected are marked as those that should not
-  /// have happened.
-  package init(events: [String], expected: String? = nil, actual: String? = nil) {
-    // A function that something `called` is a service; one that only
-    // returns or finishes is the learner's code answering its caller.
-    let services = Set(
-      events.compactMap { event -> String? in
-        guard let call = Self.call(in: event),
-          call.rest.hasPrefix(" called") || call.rest.isEmpty || call.rest.hasPrefix(": key seen before")
-        else {
-          return nil
-        }
-        return call.name
-      })
+  /// Lays out `events` (oldest first). `expected` and `actual` are the
+  /// check's "Expected:" and "Actual:" values: the events that show what
+  /// was not expected are marked as those that should not have happened.
+  package init(events: [RecordedEvent], expected: String? = nil, actual: String? = nil) {
     var steps = events.enumerated().map { index, event in
-      Self.step(event, number: index + 1, services: services)
+      Step(
+        number: index + 1, text: event.text, kind: event.kind, from: event.from,
+        to: event.kind == .tick || event.kind == .note ? nil : event.to, label: event.label,
+        isWrong: event.isWrong)
     }
     Self.answerWhoCalled(&steps)
     Self.markUnexpected(expected: expected, actual: actual, in: &steps)
     Self.foldCrowds(&steps)
+    self.init(steps: steps)
+  }
+
+  /// The steps, with the lanes they use in order.
+  init(steps: [Step]) {
     self.steps = steps
     var seen: [Lane] = []
     for step in steps {
@@ -113,9 +65,6 @@ package struct Timeline: Sendable, Equatable {
     lanes = seen.enumerated().sorted { ($0.element.role, $0.offset) < ($1.element.role, $1.offset) }.map(
       \.element)
   }
-
-  /// The events the grammar did not know.
-  package var unknownEvents: [String] { steps.filter { !$0.isKnown }.map(\.text) }
 
   /// The rows a slide can show large enough to read from the back of a
   /// room: the first that should not have happened, the two rows that lead
@@ -147,11 +96,9 @@ extension Timeline {
   /// The timelines of a failing check: one per distinct recorded log, with
   /// the verdict that goes with it.
   package static func verdicts(of check: CheckResult) -> [Verdict] {
-    var seen: [[String]] = []
+    var seen: [[RecordedEvent]] = []
     return check.issues.compactMap { issue in
-      let body = EventStream.splitLocation(issue).body
-      guard let verdict = Verdict(parsing: body), !verdict.events.isEmpty, !seen.contains(verdict.events)
-      else {
+      guard let verdict = issue.verdict, !verdict.events.isEmpty, !seen.contains(verdict.events) else {
         return nil
       }
       seen.append(verdict.events)

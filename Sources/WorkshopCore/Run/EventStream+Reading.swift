@@ -1,3 +1,4 @@
+import CheckTranscript
 import Foundation
 
 /// Reading a stream's lines into records, whole or as the stream grows.
@@ -49,6 +50,28 @@ extension EventStream {
         start = end < bytes.endIndex ? bytes.index(after: end) : end
       }
       consumed += bytes.distance(from: bytes.startIndex, to: start)
+    }
+  }
+}
+
+extension EventStream {
+  /// `records` with the content of each attachment the run saved in
+  /// `folder` (`--attachments-path`) read in. The stream is written inside
+  /// the test process, so it can name any path: only a regular file right
+  /// in `folder`, not a link, and no larger than a verdict can be, is read.
+  static func readingAttachments(_ records: [Record], savedIn folder: URL) -> [Record] {
+    let base = folder.standardizedFileURL.path
+    return records.map { record in
+      guard case .event(var event) = record.payload, var attachment = event.attachment,
+        attachment.bytes == nil, let path = attachment.path
+      else { return record }
+      let url = URL(fileURLWithPath: path).standardizedFileURL
+      guard url.deletingLastPathComponent().path == base else { return record }
+      attachment.bytes = Files.readRegularFile(url, atMost: Verdict.largestAttachment)
+      event.attachment = attachment
+      var read = record
+      read.payload = .event(event)
+      return read
     }
   }
 }

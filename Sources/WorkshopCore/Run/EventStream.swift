@@ -44,22 +44,52 @@ package enum EventStream {
 
   /// Something that happened during the run (`ABI.EncodedEvent`).
   struct Event: Decodable, Sendable {
-    /// `runStarted`, `testStarted`, `issueRecorded`, `testEnded`, `testSkipped`, `runEnded`, ...
+    /// `runStarted`, `testStarted`, `issueRecorded`, `valueAttached`,
+    /// `testEnded`, `testSkipped`, `runEnded`, ...
     var kind: String
     var testID: String?
     var issue: Issue?
+    var attachment: Attachment?
     var messages: [Message]
     var instant: Instant?
 
-    enum CodingKeys: String, CodingKey { case kind, testID, issue, messages, instant }
+    enum CodingKeys: String, CodingKey { case kind, testID, issue, attachment, messages, instant }
 
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       kind = try container.decode(String.self, forKey: .kind)
       testID = try container.decodeIfPresent(String.self, forKey: .testID)
       issue = try container.decodeIfPresent(Issue.self, forKey: .issue)
+      attachment = try? container.decodeIfPresent(Attachment.self, forKey: .attachment)
       messages = try container.decodeIfPresent([Message].self, forKey: .messages) ?? []
       instant = try? container.decodeIfPresent(Instant.self, forKey: .instant)
+    }
+  }
+
+  /// A value a check attached (`ABI.EncodedAttachment`): saved to a file
+  /// when the run was given `--attachments-path` (`path`), else inline, in
+  /// Base64, under a key that has changed between Swift Testing's versions
+  /// (`_bytes`, `bytes`).
+  struct Attachment: Decodable, Sendable {
+    var path: String?
+    /// The attachment's content, inline or read from `path` by the grader
+    /// (``TestRun``), which alone knows where it may read.
+    var bytes: [UInt8]?
+
+    enum CodingKeys: String, CodingKey { case path, bytes, experimentalBytes = "_bytes" }
+
+    init(path: String?, bytes: [UInt8]?) {
+      self.path = path
+      self.bytes = bytes
+    }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      path = try? container.decodeIfPresent(String.self, forKey: .path)
+      let inline =
+        (try? container.decodeIfPresent(String.self, forKey: .experimentalBytes))
+        ?? (try? container.decodeIfPresent(String.self, forKey: .bytes))
+      bytes = inline.flatMap { Data(base64Encoded: $0) }.map(Array.init)
     }
   }
 
@@ -114,14 +144,14 @@ package enum EventStream {
     /// Why each skipped check was skipped, in its trait's words.
     var skipReasons: [String: String] = [:]
     /// Each check's failures, explained.
-    var issues: [String: [String]] = [:]
+    var issues: [String: [CheckIssue]] = [:]
     /// Whether the run reported its own end.
     var runEnded = false
     /// Checks cancelled from inside (`Test.cancel()`): they never finished.
     var cancelled: Set<String> = []
     /// Issues recorded outside any check (an expectation on another thread
     /// or queue, after its check ended).
-    var unattributedIssues: [String] = []
+    var unattributedIssues: [CheckIssue] = []
     /// Whether records came that Swift Testing never writes: anything after
     /// the run's end, a second start or end of a check. Something else wrote
     /// to the stream.
@@ -136,13 +166,23 @@ package enum EventStream {
   static func summary(of records: [Record]) -> Summary {
     var summary = Summary()
     var starts: [String: Double] = [:]
+    // The kit attaches a failure's verdict, then records its issue: the
+    // verdict attached last in a check goes with that check's next issue.
+    var attached: [String: Verdict] = [:]
+    var unattributedVerdict: Verdict?
     for record in records {
       if summary.runEnded { summary.isTampered = true }
       guard case .event(let event) = record.payload else { continue }
       if event.kind == "runEnded" { summary.runEnded = true }
+      let verdict = event.attachment?.bytes.flatMap { Verdict(attachment: $0) }
       guard let id = event.testID else {
-        if event.kind == "issueRecorded", let issue = event.issue, !issue.isKnown {
-          summary.unattributedIssues.append(describeIssue(event.messages, location: nil))
+        if let verdict { unattributedVerdict = verdict }
+        if event.kind == "issueRecorded", let issue = event.issue {
+          defer { unattributedVerdict = nil }
+          if !issue.isKnown {
+            summary.unattributedIssues.append(
+              issueRecorded(event.messages, verdict: unattributedVerdict, location: nil))
+          }
         }
         continue
       }
@@ -159,19 +199,24 @@ package enum EventStream {
         summary.skipReasons[id] = skipReason(event.messages)
       case "testCancelled", "testCaseCancelled":
         summary.cancelled.insert(id)
+      case "valueAttached":
+        if let verdict { attached[id] = verdict }
       case "issueRecorded":
+        let verdict = attached.removeValue(forKey: id)
         guard let issue = event.issue, !issue.isKnown else { continue }
         let location = issue.sourceLocation.map { location in
           "\((location.fileID ?? "?").split(separator: "/").last.map(String.init) ?? "?"):\(location.line)"
         }
-        let text = describeIssue(event.messages, location: location)
+        let recorded = issueRecorded(event.messages, verdict: verdict, location: location)
         // The kit's explanation of an exit test's crash joins the crash.
-        if let last = summary.issues[id]?.last, let merged = mergeCrash(last, explanation: text) {
+        if let last = summary.issues[id]?.last, let merged = mergeCrash(last, explanation: recorded) {
           summary.issues[id]![summary.issues[id]!.count - 1] = merged
           continue
         }
         // A parameterized check can record the same issue once per argument.
-        if !(summary.issues[id]?.contains(text) ?? false) { summary.issues[id, default: []].append(text) }
+        if !(summary.issues[id]?.contains(recorded) ?? false) {
+          summary.issues[id, default: []].append(recorded)
+        }
       default:
         continue
       }
@@ -207,50 +252,39 @@ package enum EventStream {
   }
 
   /// An exit test's crash (`crash`) with what the runtime said as it
-  /// happened (`explanation`, from the kit's ``CrashLog``): the crash, the
-  /// runtime's words, then the check's own; nil when `explanation` is not one.
-  static func mergeCrash(_ crash: String, explanation: String) -> String? {
-    guard crash.hasPrefix("Expected the code to keep running;"),
-      explanation.hasPrefix(Verdict.crashExplanationPrefix)
-    else { return nil }
-    func lines(_ text: String) -> [String] {
-      var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-      if lines.last?.hasPrefix("(at ") == true { lines.removeLast() }
-      return lines
-    }
-    var crashLines = crash.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    let location = crashLines.last?.hasPrefix("(at ") == true ? crashLines.removeLast() : nil
-    let said = lines(explanation)
-    let merged = [crashLines[0] + " " + said[0]] + said.dropFirst() + crashLines.dropFirst() + [location]
-    return merged.compactMap { $0 }.joined(separator: "\n")
+  /// happened (`explanation`, the kit's ``CrashLog`` verdict): the crash,
+  /// the runtime's words, then the check's own; nil when `explanation` is
+  /// not one.
+  static func mergeCrash(_ crash: CheckIssue, explanation: CheckIssue) -> CheckIssue? {
+    guard crash.isCrash, let said = explanation.verdict?.runtimeSaid, !said.isEmpty else { return nil }
+    var lines = crash.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    lines[0] += " The Swift runtime said:"
+    lines.insert(contentsOf: said.map { "  " + $0 }, at: 1)
+    var merged = crash
+    merged.text = lines.joined(separator: "\n")
+    merged.runtimeSaid = said
+    return merged
   }
 
-  /// An issue's text: the kit's verdict when it wrote one (without Swift
-  /// Testing's generic first line), else Swift Testing's own messages.
-  static func describeIssue(_ messages: [Message], location: String?) -> String {
+  /// An issue as the run recorded it: the kit's verdict when it sent one,
+  /// in the kit's words (after what Swift Testing says of an exit test
+  /// whose process crashed); else Swift Testing's own messages, without
+  /// their generic first line.
+  static func issueRecorded(_ messages: [Message], verdict: Verdict?, location: String?) -> CheckIssue {
     var texts = messages.map(\.text).filter { !$0.isEmpty }
-    if let verdict = texts.firstIndex(where: { Verdict(parsing: $0) != nil }) {
+    let crash = texts.first.flatMap(exitTestCrash)
+    if let verdict {
       // An exit test's child died: say so in words, before the check's explanation.
-      let crash = texts.first.flatMap(exitTestCrash)
-      texts = (crash.map { [$0] } ?? []) + [texts[verdict]]
-    } else if let first = texts.first, let crash = exitTestCrash(first) {
+      texts = (crash.map { [$0] } ?? []) + [verdict.text]
+    } else if let crash {
       texts[0] = crash
     } else if texts.count > 1, texts.first == "Issue recorded" {
       texts.removeFirst()
     }
-    var text = texts.joined(separator: "\n")
-    if text.isEmpty { text = "Issue recorded" }
-    if let location { text += locationPrefix + location + ")" }
-    return text
-  }
-
-  /// What starts the line that says where in the checks an issue was recorded.
-  static let locationPrefix = "\n(at "
-
-  /// An issue's text without its location line, and that line (empty when it has none).
-  package static func splitLocation(_ issue: String) -> (body: String, location: String) {
-    guard let range = issue.range(of: locationPrefix, options: .backwards) else { return (issue, "") }
-    return (String(issue[..<range.lowerBound]), String(issue[range.lowerBound...]))
+    let text = texts.joined(separator: "\n")
+    var issue = CheckIssue(text.isEmpty ? "Issue recorded" : text, location: location, verdict: verdict)
+    issue.isCrash = crash != nil
+    return issue
   }
 }
 

@@ -47,6 +47,12 @@ package struct TestRun: Sendable {
       }
       return ([what] + reasons).joined(separator: "\n")
     }
+
+    /// What the Swift runtime said as the process died, a line each; none
+    /// for a run that finished.
+    var runtimeSaid: [String] {
+      isComplete ? [] : TestRun.crashReason(in: standardError)
+    }
   }
 
   var build: Build
@@ -144,6 +150,7 @@ package struct TestRun: Sendable {
       outcome.startError = "\(error)"
       return outcome
     }
+    let attachments = folder.appendingPathComponent("attachments")
     defer {
       stream.finish()
       try? FileManager.default.removeItem(at: folder)
@@ -162,16 +169,27 @@ package struct TestRun: Sendable {
           running(summary.started.subtracting(summary.ended).sorted(), seconds)
         }
       }
-      let process = try run(
-        ["--filter", filter, "--event-stream-output-path", stream.path, "--event-stream-version", "0"],
-        writingIn: folder, timeLimit: timeLimit, tick: tick)
+      // The kit sends each failure's verdict as an attachment. Swift Testing
+      // puts one in the stream itself (this toolchain, in version 0 of the
+      // stream), or saves it where `--attachments-path` says and names the
+      // file. Only an unsandboxed run can save one: in the sandbox, the
+      // folder is read-only, and the stream must carry it.
+      var arguments = [
+        "--filter", filter, "--event-stream-output-path", stream.path, "--event-stream-version", "0",
+      ]
+      if sandbox == nil {
+        try FileManager.default.createDirectory(at: attachments, withIntermediateDirectories: true)
+        arguments += ["--attachments-path", attachments.path]
+      }
+      let process = try run(arguments, writingIn: folder, timeLimit: timeLimit, tick: tick)
       outcome.termination = process.termination
       outcome.timedOut = process.timedOut
       outcome.standardError = process.standardError
     } catch {
       outcome.startError = "\(error)"
     }
-    outcome.summary = EventStream.summary(of: EventStream.records(fromJSONLines: stream.text))
+    let records = EventStream.records(fromJSONLines: stream.text)
+    outcome.summary = EventStream.summary(of: EventStream.readingAttachments(records, savedIn: attachments))
     if stream.overflowed.load(ordering: .acquiring) { outcome.summary.isTampered = true }
     if build.sanitizer == .thread {
       if sandbox != nil {

@@ -43,6 +43,27 @@ package enum Files {
     return full.dropFirst(base.count + 1).split(separator: "/").map(String.init)
   }
 
+  /// The bytes of the regular file at `url`, opened without following a
+  /// link, when it holds at most `limit` of them; nil for anything else.
+  package static func readRegularFile(_ url: URL, atMost limit: Int) -> [UInt8]? {
+    let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) <= limit
+    else { return nil }
+    // One byte more than it says it holds: a file that grew is refused.
+    let capacity = Int(status.st_size) + 1
+    var bytes = [UInt8](repeating: 0, count: capacity)
+    var count = 0
+    while count < capacity {
+      let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, capacity - count) }
+      guard got > 0 else { break }
+      count += got
+    }
+    return count < capacity ? Array(bytes[..<count]) : nil
+  }
+
   /// Whether a relative path names a hidden file or goes through a hidden folder.
   package static func isHidden(_ path: String) -> Bool {
     path.split(separator: "/").contains { $0.hasPrefix(".") }

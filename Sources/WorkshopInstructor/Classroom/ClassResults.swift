@@ -86,7 +86,7 @@ struct ClassResult: Sendable {
           case .skipped: item.status = .failed
           case .interrupted: item.status = .error
           }
-          item.output = result.issues.joined(separator: "\n\n")
+          item.output = result.issues.map(\.description).joined(separator: "\n\n")
           item.seconds = result.seconds ?? 0
           if result.status == .skipped, item.output.isEmpty { item.output = "Skipped." }
         } else {

@@ -190,19 +190,21 @@ struct Report: Sendable {
       case .interrupted:
         lines.append("  " + style.mark(false) + " " + check.name + style.red("  (no result)"))
         lines += pointer(pointers[check.id])
-        for issue in check.issues { lines += indent(issue, by: 6) }
+        for issue in check.issues { lines += indent(issue.description, by: 6) }
       case .failed:
         lines.append("  " + style.mark(false) + " " + check.name)
         lines += pointer(pointers[check.id])
-        var previousLog: [String]?
+        var previousLog: [RecordedEvent]?
         for issue in check.issues {
           // Several expectations of one check usually share its event log:
           // print it once.
-          let (text, log, location) = splitLog(issue)
-          if let log, log == previousLog {
-            lines += indent(text + "\n(same events as above)" + location, by: 6)
+          let log = issue.verdict?.events
+          if let verdict = issue.verdict, let log, log == previousLog {
+            var same = issue
+            same.text = verdict.headline + "\n(same events as above)"
+            lines += indent(same.description, by: 6)
           } else {
-            lines += indent(issue, by: 6)
+            lines += indent(issue.description, by: 6)
           }
           previousLog = log
         }
@@ -246,17 +248,6 @@ struct Report: Sendable {
   private func pointer(_ found: CodePointer.Found?) -> [String] {
     guard let found else { return [] }
     return ["      → " + style.cyan(found.location + ":1") + style.dim(" (\(found.what))")]
-  }
-
-  /// An issue's verdict without its events, the events, and the location
-  /// line; the whole issue and no events when the kit did not write it.
-  private func splitLog(_ issue: String) -> (String, [String]?, String) {
-    let (body, location) = EventStream.splitLocation(issue)
-    guard let verdict = Verdict(parsing: body) else { return (issue, nil, "") }
-    var head = verdict
-    head.events = []
-    let text = head.text.split(separator: "\n").dropLast().joined(separator: "\n")
-    return (text, verdict.events, location)
   }
 
   private func state(_ report: ChapterReport) -> String {

@@ -8,9 +8,10 @@ import WorkshopCore
 /// From the most to the least precise:
 /// 1. a file and line the runtime printed as it crashed (`Fatal error` in a
 ///    force unwrap or a `precondition` names `Module/File.swift:line`);
-/// 2. a function the runtime or the kit named (`SWIFT TASK CONTINUATION
-///    MISUSE: profile(id:) ...`, `profile(id:) never finished`), found by its
-///    declaration in the chapter's files;
+/// 2. a function the runtime named (`SWIFT TASK CONTINUATION MISUSE:
+///    profile(id:) ...`), or the operation the kit's hang guard gave up on
+///    (its verdict's `unfinished`), found by its declaration in the
+///    chapter's files;
 /// 3. the declaration the check exercises (its `.exercising("…")` trait),
 ///    at its line in the learner's file as it is now;
 /// 4. the first `// TODO:` left in the file of the exercise the check grades.
@@ -36,19 +37,21 @@ struct CodePointer {
   /// The learner's `file:line` for a failing check, with what is there.
   func locate(_ check: CheckResult, in chapter: Curriculum.Chapter) -> Found? {
     let folder = workspace.codeFolder(chapter, variant)
-    let text = check.issues.joined(separator: "\n")
+    // What the Swift runtime said, the one text here not the kit's or the grader's.
+    let said = check.issues.flatMap(\.runtimeSaid).joined(separator: "\n")
     // 1. The runtime's own file and line, in the chapter's module.
-    for match in text.matches(of: /([A-Za-z_][\w]*)\/([\w+-]+\.swift):(\d+)/)
+    for match in said.matches(of: /([A-Za-z_][\w]*)\/([\w+-]+\.swift):(\d+)/)
     where String(match.output.1) == chapter.codeModule
       && FileManager.default.fileExists(atPath: workspace.url(folder + "/" + match.output.2).path)
     {
       return ("\(folder)/\(match.output.2):\(match.output.3)", "where it stopped")
     }
     // 2. A function named by the runtime or the kit.
-    let named =
-      text.firstMatch(of: /MISUSE: ([A-Za-z_]\w*)\(/).map { String($0.output.1) }
-      ?? text.firstMatch(of: /(?m)^([A-Za-z_]\w*)\([\w:]*\) never finished/).map { String($0.output.1) }
-    if let name = named {
+    let unfinished = check.issues.lazy.compactMap { $0.verdict?.unfinished }.first.map {
+      String($0.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+    }
+    let named = said.firstMatch(of: /MISUSE: ([A-Za-z_]\w*)\(/).map { String($0.output.1) } ?? unfinished
+    if let name = named, !name.isEmpty {
       for file in chapter.files {
         if let line = lineNumber(in: folder + "/" + file, of: "func \(name)(") {
           return ("\(folder)/\(file):\(line)", "\(name)(...)")

@@ -42,7 +42,7 @@ extension Verifier {
             let why =
               report.compileErrors.first.map { "does not compile: " + firstLine(of: $0) }
               ?? report.failing.first.map {
-                "fails: \($0.name)" + ($0.issues.first.map { " (" + firstLine(of: $0) + ")" } ?? "")
+                "fails: \($0.name)" + ($0.issues.first.map { " (" + firstLine(of: $0.text) + ")" } ?? "")
               }
               ?? report.crash.map { "crashed: " + firstLine(of: $0) }
               ?? "is \(report.state.rawValue)"

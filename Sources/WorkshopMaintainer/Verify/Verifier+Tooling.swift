@@ -95,7 +95,8 @@ extension Verifier {
       let ran = report.checks.filter { $0.status != .skipped }
       for check in ran {
         tally.item(
-          check.status == .passed, "\(module): \(check.name)", check.issues.map { firstLines($0, 6) },
+          check.status == .passed, "\(module): \(check.name)",
+          check.issues.map { firstLines($0.description, 6) },
           quiet: true)
       }
       let passed = ran.filter { $0.status == .passed }.count
@@ -107,7 +108,7 @@ extension Verifier {
             + (skipped == 0 ? "" : style.dim(", \(skipped) skipped")))
       }
       for check in report.checks where check.status == .skipped {
-        tally.skip("\(module): \(check.name)", because: check.issues.first ?? "it skipped itself")
+        tally.skip("\(module): \(check.name)", because: check.issues.first?.text ?? "it skipped itself")
       }
       if let crash = report.crash { tally.item(false, "\(module) crashed", [crash]) }
       if report.timeLimit != nil { tally.item(false, "\(module) timed out", []) }

@@ -116,7 +116,9 @@ struct Verifier {
             && report.crash == nil && report.timeLimit == nil,
           "\(report.chapter.paddedNumber) \(report.chapter.title): \(report.passed)/\(report.total) checks pass",
           problems(of: report)
-            + failing.flatMap { ["✗ \($0.name)"] + $0.issues.prefix(1).map { "  " + firstLines($0, 4) } })
+            + failing.flatMap {
+              ["✗ \($0.name)"] + $0.issues.prefix(1).map { "  " + firstLines($0.description, 4) }
+            })
       }
     }
 

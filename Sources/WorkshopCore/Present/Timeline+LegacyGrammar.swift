@@ -1,24 +1,62 @@
 import CheckTranscript
 
-/// The grammar of recorded events: which lane an event belongs to, what kind
-/// of arrow or mark it is, and its short label.
+/// TEMPORARY, for the migration to typed events only: the old grammar that
+/// read each event's sentence, kept to compare the typed events with.
 extension Timeline {
+  struct LegacyStep: Equatable {
+    var step: Step
+    var isKnown: Bool
+  }
 
-  static func step(_ raw: String, number: Int, services: Set<String>) -> Step {
+  /// The old grammar's steps for `events`' sentences.
+  package static func legacyMismatches(_ events: [RecordedEvent]) -> [String] {
+    let texts = events.map(\.text)
+    let services = Set(
+      texts.compactMap { event -> String? in
+        guard let call = Self.call(in: event),
+          call.rest.hasPrefix(" called") || call.rest.isEmpty || call.rest.hasPrefix(": key seen before")
+        else {
+          return nil
+        }
+        return call.name
+      })
+    var old = texts.enumerated().map { index, event in
+      Self.step(event, number: index + 1, services: services).step
+    }
+    Self.answerWhoCalled(&old)
+    var new = Timeline(events: events).steps
+    _ = new
+    new = events.enumerated().map { index, event in
+      Step(
+        number: index + 1, text: event.text, kind: event.kind, from: event.from,
+        to: event.kind == .tick || event.kind == .note ? nil : event.to, label: event.label,
+        isWrong: event.isWrong)
+    }
+    Self.answerWhoCalled(&new)
+    var problems: [String] = []
+    for (a, b) in zip(old, new) where a != b {
+      problems.append(
+        "\(a.text)\n    old: \(a.kind) \(a.from.name)→\(a.to?.name ?? "-") [\(a.label)] wrong=\(a.isWrong)"
+          + "\n    new: \(b.kind) \(b.from.name)→\(b.to?.name ?? "-") [\(b.label)] wrong=\(b.isWrong)")
+    }
+    return problems
+  }
+
+  static func step(_ raw: String, number: Int, services: Set<String>) -> LegacyStep {
     let text = raw.trimmingCharacters(in: .whitespaces)
     func make(
       _ kind: Step.Kind, _ from: Lane, _ to: Lane? = nil, _ label: String, wrong: Bool = false,
       known: Bool = true
-    ) -> Step {
-      Step(
-        number: number, text: raw, kind: kind, from: from, to: to, label: label,
-        isWrong: wrong, isKnown: known)
+    ) -> LegacyStep {
+      LegacyStep(
+        step: Step(number: number, text: raw, kind: kind, from: from, to: to, label: label, isWrong: wrong),
+        isKnown: known)
     }
     func after(_ prefix: String) -> String { String(text.dropFirst(prefix.count)) }
 
     // The test clock.
-    if text.hasPrefix(EventWords.clock) {
-      let rest = after(EventWords.clock)
+    if text.hasPrefix("clock: ") {
+      let rest = after("clock: ")
       if rest.hasPrefix("advanced to ") {
         let time = rest.dropFirst("advanced to ".count).split(separator: ",").first.map(String.init) ?? rest
         return make(.tick, .clock, nil, time)
@@ -27,7 +65,7 @@ extension Timeline {
       let sleep = rest.components(separatedBy: " (now").first ?? rest
       return make(.call, .code, .clock, sleep)
     }
-    if text.hasPrefix(EventWords.hangGuard) {
+    if text.hasPrefix("hang guard: ") {
       return make(.note, .code, nil, "never finished", wrong: true)
     }
     // Who drives the code.
@@ -188,8 +226,8 @@ extension Timeline {
 
   static func callStep(
     _ call: (name: String, call: String, rest: String), text: String, services: Set<String>,
-    make: (Step.Kind, Lane, Lane?, String, Bool, Bool) -> Step
-  ) -> Step {
+    make: (Step.Kind, Lane, Lane?, String, Bool, Bool) -> LegacyStep
+  ) -> LegacyStep {
     let (name, label, rest) = call
     // `store.save` is the store's; `search` is the search service's.
     let owner =
@@ -203,14 +241,14 @@ extension Timeline {
     }
     let service = Lane(owner, .service)
     if rest.isEmpty || rest.hasPrefix(" called") {
-      return make(.call, .code, service, label, rest == " called" + EventWords.byCancelledTask, true)
+      return make(.call, .code, service, label, rest == " called" + " by a cancelled task", true)
     }
     if rest.hasPrefix(" returned ") || rest.hasPrefix(" threw ") {
       // The kit notes an answer that came after its caller was cancelled.
-      let late = rest.hasSuffix(EventWords.lateAnswer)
+      let late = rest.hasSuffix(" (late: its caller was cancelled)")
       let value = String(
         (rest.dropFirst().split(separator: " ", maxSplits: 1).last ?? "").dropLast(
-          late ? EventWords.lateAnswer.count : 0))
+          late ? " (late: its caller was cancelled)".count : 0))
       return make(.answer, service, .code, rest.hasPrefix(" threw ") ? "threw " + value : value, late, true)
     }
     if rest.hasPrefix(": key seen before, returns ") {
