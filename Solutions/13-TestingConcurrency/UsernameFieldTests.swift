@@ -56,9 +56,12 @@ struct Form {
   /// The user edits the box so that it reads `text`.
   @discardableResult
   func type(_ text: String) -> Task<Void, Never> {
-    events.record("user types \(String(reflecting: text))")
+    events.record(
+      .call(
+        "user types \(String(reflecting: text))", from: .caller("user"),
+        label: "types \(String(reflecting: text))"))
     let task = field.nameDidChange(text)
-    events.record("field shows \(field.availability)")
+    recordWhatTheFieldShows()
     return task
   }
 
@@ -79,7 +82,14 @@ struct Form {
     _ task: Task<Void, Never>, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     try await events.withinTimeLimit(what, sourceLocation: sourceLocation) { await task.value }
-    events.record("field shows \(field.availability)")
+    recordWhatTheFieldShows()
+  }
+
+  /// Records what the field shows, as the field showing it to the user:
+  /// a timeline draws it from the field's code to the user's screen.
+  private func recordWhatTheFieldShows() {
+    let shown = "\(field.availability)"
+    events.record(.publish("field shows " + shown, to: .caller("field"), label: shown))
   }
 }
 

@@ -212,7 +212,7 @@ struct InventoryThreadTests {
             "asks to reserve \"A\" on one thread and caller 2 asks to reserve \"B\" on another, at the same moment"
         ))
       let a = one.spawn("caller 1", answering: .caller("caller 1")) { try await inventory.reserve("A") }
-      let b = two.spawn("caller 2") { try await inventory.reserve("B") }
+      let b = two.spawn("caller 2", answering: .caller("caller 2")) { try await inventory.reserve("B") }
       await SeparateThreads.run([{ one.runUntilIdle() }, { two.runUntilIdle() }])
       // A caller that found the actor busy was queued until it was free: run it now.
       while one.runUntilIdle() + two.runUntilIdle() > 0 {}
@@ -259,7 +259,7 @@ struct VisitCounterTests {
     let executor = StepExecutor(events: events)
     let save = CallGate<Int, Void>("store.save", events: events)
     let counter = VisitCounter(store: FakeCounterStore(gate: save))
-    let visit = executor.spawn("visit 1") { await counter.recordVisit() }
+    let visit = executor.spawn("visit 1", answering: .caller("visit 1")) { await counter.recordVisit() }
     executor.runUntilIdle()
     try await save.waitForCall(0)
     save.succeed(0, with: ())
@@ -274,7 +274,9 @@ struct VisitCounterTests {
     let executor = StepExecutor(events: events)
     let save = CallGate<Int, Void>("store.save", events: events)
     let counter = VisitCounter(store: FakeCounterStore(gate: save))
-    let visits = (1...2).map { n in executor.spawn("visit \(n)") { await counter.recordVisit() } }
+    let visits = (1...2).map { n in
+      executor.spawn("visit \(n)", answering: .caller("visit \(n)")) { await counter.recordVisit() }
+    }
     executor.runUntilIdle()
     try await save.waitForCall(1)
     save.succeed(0, with: ())

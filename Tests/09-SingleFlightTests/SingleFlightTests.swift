@@ -269,7 +269,9 @@ private struct Cache {
 
   func request(_ url: String, _ n: Int) -> Spawned<[UInt8]> {
     let cache = self.cache
-    return executor.spawn("request \(n) for \(url)") { try await cache.image(for: url) }
+    return executor.spawn("request \(n) for \(url)", answering: .caller("request \(n)")) {
+      try await cache.image(for: url)
+    }
   }
 
   func finish(_ requests: [Spawned<[UInt8]>], sourceLocation: SourceLocation = #_sourceLocation) async throws
@@ -375,7 +377,9 @@ struct ImageCacheThreadTests {
       try await two.run(until: { b.isFinished }, "request 2 to finish")
       try events.require([a.value, b.value], equals: [[1], [2]], "Each request gets its image")
 
-      let again = one.spawn("request 3 for a.png") { try await cache.image(for: "a.png") }
+      let again = one.spawn("request 3 for a.png", answering: .caller("request 3")) {
+        try await cache.image(for: "a.png")
+      }
       try await one.run(until: { again.isFinished }, "request 3 to finish")
       try events.require(again.value, equals: [1], "A later request is served from memory")
       try events.require(download.callCount, equals: 2, "Two downloads in all")

@@ -319,7 +319,7 @@ struct LocationFeedTests {
       // yet waiting would end the stream later, on its own thread, where
       // the stream's lock can order it after the provider's calls.
       let executor = StepExecutor()
-      let screen = executor.spawn("the screen") {
+      let screen = executor.spawn("the screen", answering: .caller("screen")) {
         var shown = 0
         for try await _ in locationUpdates(from: provider) { shown += 1 }
         return shown

@@ -76,7 +76,10 @@ package enum EventStream {
     /// (``TestRun``), which alone knows where it may read.
     var bytes: [UInt8]?
 
-    enum CodingKeys: String, CodingKey { case path, bytes, experimentalBytes = "_bytes" }
+    enum CodingKeys: String, CodingKey {
+      case path, bytes
+      case experimentalBytes = "_bytes"
+    }
 
     init(path: String?, bytes: [UInt8]?) {
       self.path = path

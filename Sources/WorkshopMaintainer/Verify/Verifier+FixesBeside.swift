@@ -3,13 +3,11 @@ import WorkshopCore
 
 extension Verifier {
   /// What the wrong and right fixes gave, kept until their place in the
-  /// report: the lines they wrote, their items' counts, and the reports of
-  /// the wrong fixes (for the timelines).
+  /// report: the lines they wrote and their items' counts.
   struct FixesOutcome: Sendable {
     var lines: [String]
     var passed: Int
     var failed: Int
-    var wrongFixes: [ChapterReport]
   }
 
   /// Starts grading the course's wrong and right fixes in copies of their
@@ -33,21 +31,19 @@ extension Verifier {
         workspace: workspace, style: style, timeLimit: timeLimit, repeatCount: repeatCount, write: write,
         progress: progress)
       let tally = Tally(style: style, write: write)
-      let wrongFixes = verifier.checkMutations(
+      verifier.checkMutations(
         tally, chapters: workspace.curriculum.chapters, whenACopyIsDone: whenACopyIsDone)
-      return FixesOutcome(
-        lines: lines.withLock { $0 }, passed: tally.passed, failed: tally.failed, wrongFixes: wrongFixes)
+      return FixesOutcome(lines: lines.withLock { $0 }, passed: tally.passed, failed: tally.failed)
     }
   }
 
   /// Waits for the fixes ``startFixes(whenACopyIsDone:)`` started, writes
   /// what they wrote, and counts their items in `tally`.
-  func reportFixes(_ fixes: Background<FixesOutcome>, into tally: Tally) -> [ChapterReport] {
+  func reportFixes(_ fixes: Background<FixesOutcome>, into tally: Tally) {
     let outcome = fixes.value()
     for line in outcome.lines { write(line) }
     tally.passed += outcome.passed
     tally.failed += outcome.failed
-    return outcome.wrongFixes
   }
 }
 

@@ -25,16 +25,13 @@ extension Verifier {
   }
 
   /// Grades every chapter's wrong and right fixes in copies of the course,
-  /// one fix per chapter of a copy at a time, and counts each as an item;
-  /// returns the reports of the wrong fixes that were graded, for the
-  /// timelines' check.
+  /// one fix per chapter of a copy at a time, and counts each as an item.
   ///
   /// - Parameter whenACopyIsDone: called when a copy of the course has
   ///   graded all its fixes, while the other may still be grading.
-  @discardableResult
   func checkMutations(
     _ tally: Tally, chapters: [Curriculum.Chapter], whenACopyIsDone: @escaping @Sendable () -> Void = {}
-  ) -> [ChapterReport] {
+  ) {
     var lists: [Int: [Mutation]] = [:]
     var blindSpots: [Int: [Mutation]] = [:]
     for chapter in chapters {
@@ -72,7 +69,7 @@ extension Verifier {
       }
     } catch {
       tally.item(false, "a copy of the course to apply fixes in", ["\(error)"])
-      return []
+      return
     }
     let (timeLimit, progress, repeatCount, all, ordered) = (
       self.timeLimit, self.progress, self.repeatCount, workspace.curriculum.chapters, lists
@@ -95,10 +92,6 @@ extension Verifier {
       varying.merge(lane.varying) { $0 + $1 }
     }
     report(results, blindSpots: blindSpots, varying: varying, chapters: chapters, tally)
-    return results.values.flatMap { $0 }.compactMap { mutation, outcome in
-      guard mutation.kind == .wrong, case .graded(let report) = outcome else { return nil }
-      return report
-    }
   }
 
   /// What grading one copy's fixes gave, by chapter number.

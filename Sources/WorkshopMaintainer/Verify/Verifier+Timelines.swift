@@ -26,7 +26,7 @@ extension Verifier {
   /// Writes every starter's timeline page and starts opening them in
   /// headless Chromium (`scripts/check-timelines.sh`), in the background:
   /// the browser runs on virtual time, so `verify` grades the fixes
-  /// meanwhile and reports it in ``checkTimelines(_:wrongFixes:render:)``.
+  /// meanwhile and reports it in ``checkTimelines(_:render:)``.
   func startTimelineRender(starters reports: [ChapterReport]) -> TimelineRender {
     let pages = reports.map { (report: $0, page: TimelinePage($0)) }
     func failed(_ problems: [String]) -> TimelineRender {
@@ -52,31 +52,14 @@ extension Verifier {
       pages: pages, browser: .started(BrowserCheck(workspace: workspace, script: script, written)))
   }
 
-  /// The timelines: every event a starter's or a wrong fix's failing check
-  /// records is drawn in its lane, the decks show the pictures the starters
-  /// draw now, and every starter's page renders in Chromium with nothing
-  /// overlapping (`render`; skipped, with the reason, when Node.js or
-  /// Chromium is missing).
-  func checkTimelines(_ tally: Tally, wrongFixes: [ChapterReport], render: TimelineRender) {
+  /// The timelines: the decks show the pictures the starters draw now, from
+  /// the events their failing checks sent as values, and every starter's
+  /// page renders in Chromium with nothing overlapping (`render`; skipped,
+  /// with the reason, when Node.js or Chromium is missing).
+  func checkTimelines(_ tally: Tally, render: TimelineRender) {
     let pages = render.pages
-    let reports = pages.map(\.report)
 
-    // TEMPORARY: the typed events against the old grammar.
-    if let path = ProcessInfo.processInfo.environment["WORKSHOP_LEGACY_COMPARE"] {
-      var lines: [String] = []
-      for report in reports + wrongFixes {
-        for check in report.failing {
-          for verdict in Timeline.verdicts(of: check) {
-            lines += Timeline.legacyMismatches(verdict.events).map {
-              "\(report.chapter.paddedNumber) \(check.name): \($0)"
-            }
-          }
-        }
-      }
-      try? Set(lines).sorted().joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
-    }
-
-    // 2. The decks' pictures are the ones the starters draw now, as a slide
+    // 1. The decks' pictures are the ones the starters draw now, as a slide
     // shows them (an excerpt large enough to read: TimelinePage.Picture.slideSVG).
     let slidesFolder = workspace.url("Slides/timelines")
     let shipped = ((try? FileManager.default.contentsOfDirectory(atPath: slidesFolder.path)) ?? [])
@@ -109,7 +92,7 @@ extension Verifier {
       stale.isEmpty, "the timelines on the slides (Slides/timelines/) are the ones the starters draw now",
       stale)
 
-    // 3. Every page renders, and nothing in a picture overlaps.
+    // 2. Every page renders, and nothing in a picture overlaps.
     let item = Self.timelinesRenderItem(pages.map(\.page.pictures.count).reduce(0, +))
     switch render.browser {
     case .started(let check):

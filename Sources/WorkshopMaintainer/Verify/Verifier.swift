@@ -178,12 +178,12 @@ struct Verifier {
     // 4. The checks against the course's own wrong and right fixes.
     write("")
     write(style.bold("Wrong fixes fail, right fixes pass"))
-    let wrongFixes = reportFixes(fixes, into: tally)
+    reportFixes(fixes, into: tally)
 
     if let timelines {
       write("")
       write(style.bold("Timelines of failing checks"))
-      checkTimelines(tally, wrongFixes: wrongFixes, render: timelines)
+      checkTimelines(tally, render: timelines)
     }
 
     // 5. Determinism.
