@@ -511,16 +511,24 @@ struct RelativePathTests {
   @Test("Paths in output are relative to a folder inside the workshop, folders and trailing slashes included")
   func relative() {
     let root = URL(fileURLWithPath: "/w")
-    let inChapter = Workshop.pathRewriter(
-      root: root, directory: URL(fileURLWithPath: "/w/Chapters/04-DebouncedSearch"))
+    let inChapter = PathRewriter(
+      root: root, directory: URL(fileURLWithPath: "/w/Chapters/04-DebouncedSearch")
+    )
+    .rewrite
     #expect(
       inChapter("Edit Chapters/04-DebouncedSearch/SearchModel.swift now") == "Edit SearchModel.swift now")
     #expect(inChapter("Open Chapters/01-TaskTree/Dashboard.swift.") == "Open ../01-TaskTree/Dashboard.swift.")
     #expect(inChapter("Edit Chapters/02-TaskGroups/ (A.swift)") == "Edit ../02-TaskGroups/ (A.swift)")
     #expect(inChapter("(at Tests/04-X/Y.swift:3)") == "(at ../../Tests/04-X/Y.swift:3)")
     #expect(inChapter("Watching Chapters/ for saves") == "Watching Chapters/ for saves")
-    let atRoot = Workshop.pathRewriter(root: root, directory: root)
+    let atRoot = PathRewriter(root: root, directory: root).rewrite
     #expect(atRoot("Chapters/04-X/Y.swift") == "Chapters/04-X/Y.swift")
+    // A tool's absolute path in the workshop is made relative first, the
+    // same one way, wherever the command ran.
+    #expect(atRoot("/w/Chapters/04-X/Y.swift:3: error: x") == "Chapters/04-X/Y.swift:3: error: x")
+    #expect(inChapter("/w/Chapters/04-DebouncedSearch/Y.swift:3: error") == "Y.swift:3: error")
+    #expect(atRoot("/elsewhere/Chapters/04-X/Y.swift") == "/elsewhere/Chapters/04-X/Y.swift")
+    #expect(PathRewriter(root: root).rewrite("/w/.build/x.log") == ".build/x.log")
   }
 }
 

@@ -36,10 +36,27 @@ struct SlideQuotesTests {
   @Test("A quote whose code changed, or whose lines are out of order, is caught at its first wrong line")
   func stale() {
     #expect(
-      SlideQuotes.firstMissing(["finished.withLock { $0 + 1 }"], in: file) == "finished.withLock { $0 + 1 }")
+      SlideQuotes.firstMissing(SlideQuotes.code(["finished.withLock { $0 + 1 }"]), in: file)
+        == "finished.withLock { $0 + 1 }")
     #expect(
-      SlideQuotes.firstMissing(["func reset() { finished.withLock { $0 = 0 } }", "get async {"], in: file)
+      SlideQuotes.firstMissing(
+        SlideQuotes.code(["func reset() { finished.withLock { $0 = 0 } }", "get async {"]), in: file)
         == "get async {")
+  }
+
+  @Test("A string's words count, a comment's do not, and `//` inside a string is no comment")
+  func stringsAndComments() {
+    let file = SlideQuotes.code([#"events.record("screen shows \(shown) // now")  // the screen"#])
+    #expect(
+      SlideQuotes.firstMissing(
+        SlideQuotes.code([#"events.record("screen shows \(shown) // now")"#]), in: file) == nil)
+    #expect(
+      SlideQuotes.firstMissing(SlideQuotes.code([#"events.record("screen shows \(shown)")"#]), in: file)
+        == #"events.record("screen shows \(shown)")"#)
+    #expect(
+      SlideQuotes.firstMissing(
+        SlideQuotes.code([#"events.record("screen shows \(shown) // now") // a note"#]), in: file)
+        == nil)
   }
 
   @Test("Fences say what they hold: a path, sketch, or nothing")

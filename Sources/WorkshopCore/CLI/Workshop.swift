@@ -162,33 +162,14 @@ package struct Workshop {
     }
     // Paths in what is printed are relative to where the command ran.
     var here = self
-    here.console.out = {
-      [console, relative = Self.pathRewriter(root: workspace.root, directory: directory)] in
-      console.out(relative($0))
-    }
-    here.console.err = {
-      [console, relative = Self.pathRewriter(root: workspace.root, directory: directory)] in
-      console.err(relative($0))
-    }
+    let paths = PathRewriter(root: workspace.root, directory: directory)
+    here.console.out = { [console] in console.out(paths.rewrite($0)) }
+    here.console.err = { [console] in console.err(paths.rewrite($0)) }
     guard case .run(let command) = invocation else {
       // Handed to the runner that holds it (see ``subcommands``).
       return InstructorForwarding.run(arguments, root: workspace.root, console: here.console)
     }
     return command.run(here, in: workspace)
-  }
-
-  /// Rewrites the workshop's paths (`Chapters/04-DebouncedSearch/SearchModel.swift`)
-  /// in printed text to be relative to `directory` when it is a folder inside the workshop.
-  static func pathRewriter(root: URL, directory: URL) -> @Sendable (String) -> String {
-    guard let here = Files.components(of: directory, under: root), !here.isEmpty else { return { $0 } }
-    return { text in
-      text.replacing(/(^|[^\w.\/-])((?:Chapters|Solutions|Tests|Slides|Sources)\/[\w.-]+(?:\/[\w.-]+)*\/?)/) {
-        match in
-        let path = match.output.2.split(separator: "/").map(String.init)
-        let slash = match.output.2.hasSuffix("/") ? "/" : ""
-        return match.output.1 + Files.relative(path, from: here) + slash
-      }
-    }
   }
 
   // MARK: - Helpers

@@ -43,6 +43,12 @@ package enum SwiftTokens {
     var spaceBefore = true
     /// Whether the name was written in backticks (`` `let` ``): never a keyword.
     package var backticked = false
+    /// A string literal as written, quotes, escapes and interpolations
+    /// included; nil for any other token.
+    package var literal: String?
+    /// Whether the token is code inside a string literal's interpolation
+    /// (`"\(count)"`): its literal, as written, holds it too.
+    package var interpolated = false
 
     init(kind: Kind, text: String, line: Int, spaceBefore: Bool = true, backticked: Bool = false) {
       self.kind = kind
@@ -75,6 +81,8 @@ package enum SwiftTokens {
     /// Whether a comment was skipped since the last token: the compiler
     /// reads a comment as whitespace.
     var afterComment = false
+    /// How many string interpolations the reader is inside.
+    var interpolations = 0
 
     init(_ characters: [Unicode.Scalar]) { self.characters = characters }
 
@@ -135,8 +143,10 @@ package enum SwiftTokens {
 
     mutating func add(_ kind: Token.Kind, _ text: String, line: Int? = nil, backticked: Bool = false) {
       let spaced = start == 0 || Self.isWhitespace(characters[start - 1]) || afterComment
-      tokens.append(
-        Token(kind: kind, text: text, line: line ?? self.line, spaceBefore: spaced, backticked: backticked))
+      var token = Token(
+        kind: kind, text: text, line: line ?? self.line, spaceBefore: spaced, backticked: backticked)
+      token.interpolated = interpolations > 0
+      tokens.append(token)
       afterComment = false
     }
 
@@ -337,6 +347,8 @@ package enum SwiftTokens {
     mutating func string(hashes: Int) {
       start = max(0, index - hashes)
       add(.string, "", line: line)
+      let (token, opening) = (tokens.count - 1, start)
+      defer { tokens[token].literal = String(String.UnicodeScalarView(characters[opening..<index])) }
       // `"""` opens a multi-line string only when nothing but whitespace
       // follows it on its line; `#"""#` is a one-line raw string of `"`.
       var multiline = peek(1) == "\"" && peek(2) == "\""
@@ -363,9 +375,11 @@ package enum SwiftTokens {
               // The interpolation's code, between parentheses of its own:
               // an expression starts there (`"\(/a/)"` opens a regex).
               start = index
+              interpolations += 1
               add(.punctuation, "(")
               code(untilClosingParenthesis: true)
               add(.punctuation, ")")
+              interpolations -= 1
               continue
             }
             advance(2 + hashes)

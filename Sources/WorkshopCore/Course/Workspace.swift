@@ -99,17 +99,10 @@ package struct Workspace: Sendable {
     }
   }
 
-  /// `text` with the workspace's absolute path removed from the paths in it.
-  ///
-  /// The compiler may print the real path: on macOS the temporary folder
-  /// `/var/folders/...` is really `/private/var/folders/...`.
+  /// `text` with the paths in the workspace relative to its folder (see
+  /// ``PathRewriter``).
   package func relativize(_ text: String) -> String {
-    var spellings = [root.path]
-    if let real = realpath(root.path, nil) {
-      spellings.append(String(cString: real))
-      free(real)
-    }
-    return spellings.reduce(text) { $0.replacingOccurrences(of: $1 + "/", with: "") }
+    PathRewriter(root: root).rewrite(text)
   }
 
   /// Where the workshop keeps its own small state (hints shown, timings).

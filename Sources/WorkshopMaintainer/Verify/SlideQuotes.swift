@@ -9,7 +9,8 @@ import WorkshopCore
 ///
 /// A quote may leave lines out, join a short block onto one line, and add or
 /// drop comments: each of its lines, comments removed, must appear in the
-/// file as the same run of tokens, in the same order.
+/// file as the same run of tokens, in the same order, each string literal
+/// as written. Both are read by the course's one Swift reader, ``SwiftTokens``.
 struct SlideQuotes {
   var workspace: Workspace
 
@@ -58,8 +59,8 @@ struct SlideQuotes {
   }
 
   /// Every Swift file of `Chapters/` and `Solutions/`, by path, as code lines.
-  private func courseFiles() -> [String: [String]] {
-    var files: [String: [String]] = [:]
+  private func courseFiles() -> [String: [CodeLine]] {
+    var files: [String: [CodeLine]] = [:]
     for chapter in workspace.curriculum.chapters {
       for variant in [Variant.chapters, .solutions] {
         let folder = workspace.codeFolder(chapter, variant)
@@ -95,38 +96,50 @@ struct SlideQuotes {
     return blocks
   }
 
-  /// The lines that are code: comments removed, blank lines and `...` dropped.
-  static func code(_ lines: [String]) -> [String] {
-    lines.map { line in
-      line.replacing(/(^|\s)\/\/.*$/, with: "").trimmingCharacters(in: .whitespaces)
-    }
-    .filter { !$0.isEmpty && $0 != "..." && $0 != "…" }
+  /// A line of code, read by the course's one Swift reader (``SwiftTokens``).
+  struct CodeLine: Equatable {
+    /// The line as written, without its indentation.
+    var text: String
+    /// Its tokens, comments left out, a string literal as written.
+    var tokens: [String]
   }
 
-  /// A line as Swift tokens: string literals, words, and single symbols.
-  static func tokens(_ line: String) -> [String] {
-    line.matches(of: /"(?:[^"\\]|\\.)*"|\w+|\S/).map { String($0.output) }
+  /// The lines that are code: comments removed, blank lines and `...` dropped.
+  /// Each line is read on its own, the quote's as the file's, so a quote
+  /// that starts inside a block or a string reads as the file does there.
+  static func code(_ lines: [String]) -> [CodeLine] {
+    lines.compactMap { line in
+      let tokens = SwiftTokens.read(line).filter { !$0.interpolated }.map { token in
+        switch token.kind {
+        case .string: token.literal ?? "\"\""
+        case .attribute: "@" + token.text
+        case .pound: "#" + token.text
+        default: token.text
+        }
+      }
+      guard !tokens.isEmpty, tokens != ["..."], tokens != ["…"] else { return nil }
+      return CodeLine(text: line.trimmingCharacters(in: .whitespaces), tokens: tokens)
+    }
   }
 
   /// The first quote line whose tokens are not found in `file`, after the
   /// previous line's, as one run; nil when the whole quote is there.
-  static func firstMissing(_ quote: [String], in file: [String]) -> String? {
-    let stream = file.flatMap(tokens)
+  static func firstMissing(_ quote: [CodeLine], in file: [CodeLine]) -> String? {
+    let stream = file.flatMap(\.tokens)
     var start = 0
     for line in quote {
-      let run = tokens(line)
-      guard !run.isEmpty else { continue }
+      let run = line.tokens
       var index = start
       while index + run.count <= stream.count, Array(stream[index..<index + run.count]) != run { index += 1 }
-      guard index + run.count <= stream.count else { return line }
+      guard index + run.count <= stream.count else { return line.text }
       start = index + run.count
     }
     return nil
   }
 
   /// How much of a quote's lines appear, as they are, in a file.
-  static func share(of quote: [String], in file: [String]) -> Double {
-    let lines = Set(file)
-    return Double(quote.filter { lines.contains($0) }.count) / Double(max(1, quote.count))
+  static func share(of quote: [CodeLine], in file: [CodeLine]) -> Double {
+    let lines = Set(file.map(\.tokens))
+    return Double(quote.filter { lines.contains($0.tokens) }.count) / Double(max(1, quote.count))
   }
 }
