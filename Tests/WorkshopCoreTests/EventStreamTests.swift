@@ -178,6 +178,15 @@ struct EventStreamTests {
     #expect(issue(savedAt: outside.path)?.verdict == nil)
     #expect(issue(savedAt: link.path)?.verdict == nil)
     #expect(issue(savedAt: link.path)?.text == "prose")
+    // Swift Testing names the file by the folder's real path: a folder
+    // reached through a link is the same folder.
+    let alias = folder.deletingLastPathComponent().appendingPathComponent("alias-\(UUID())")
+    try FileManager.default.createSymbolicLink(at: alias, withDestinationURL: folder)
+    defer { try? FileManager.default.removeItem(at: alias) }
+    let records = EventStream.records(
+      fromJSONLines: failure(#"{"path":"\#(saved.path)"}"#, messages: messages))
+    let read = EventStream.readingAttachments(records, savedIn: alias)
+    #expect(EventStream.summary(of: read).issues["M.S/b()/F.swift:2:1"]?.first?.verdict == verdict)
   }
 
   @Test("An expectation's own message is kept when there are no details")

@@ -59,15 +59,21 @@ extension EventStream {
   /// `folder` (`--attachments-path`) read in. The stream is written inside
   /// the test process, so it can name any path: only a regular file right
   /// in `folder`, not a link, and no larger than a verdict can be, is read.
+  /// Swift Testing names the file by the folder's real path (on macOS,
+  /// `/private/var/folders/...` for `/var/folders/...`): either spelling is
+  /// the folder.
   static func readingAttachments(_ records: [Record], savedIn folder: URL) -> [Record] {
-    let base = folder.standardizedFileURL.path
+    let base = Files.realPath(folder.path)
     return records.map { record in
       guard case .event(var event) = record.payload, var attachment = event.attachment,
         attachment.bytes == nil, let path = attachment.path
       else { return record }
-      let url = URL(fileURLWithPath: path).standardizedFileURL
-      guard url.deletingLastPathComponent().path == base else { return record }
-      attachment.bytes = Files.readRegularFile(url, atMost: Verdict.largestAttachment)
+      let url = URL(fileURLWithPath: path)
+      let name = url.lastPathComponent
+      guard let base, Files.realPath(url.deletingLastPathComponent().path) == base, name != "..", name != "."
+      else { return record }
+      attachment.bytes = Files.readRegularFile(
+        folder.appendingPathComponent(name), atMost: Verdict.largestAttachment)
       event.attachment = attachment
       var read = record
       read.payload = .event(event)

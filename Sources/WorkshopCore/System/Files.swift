@@ -43,6 +43,14 @@ package enum Files {
     return full.dropFirst(base.count + 1).split(separator: "/").map(String.init)
   }
 
+  /// `path` with every link in it followed, as the file system sees it; nil
+  /// when it does not exist.
+  package static func realPath(_ path: String) -> String? {
+    guard let real = realpath(path, nil) else { return nil }
+    defer { free(real) }
+    return String(cString: real)
+  }
+
   /// The bytes of the regular file at `url`, opened without following a
   /// link, when it holds at most `limit` of them; nil for anything else.
   package static func readRegularFile(_ url: URL, atMost limit: Int) -> [UInt8]? {

@@ -23,12 +23,7 @@ package struct PathRewriter: Sendable {
 
   /// Rewrites paths relative to `directory` (by default, the workshop's folder `root`).
   package init(root: URL, directory: URL? = nil) {
-    var roots = [root.path + "/"]
-    if let real = realpath(root.path, nil) {
-      roots.append(String(cString: real) + "/")
-      free(real)
-    }
-    self.roots = roots
+    self.roots = [root.path + "/"] + (Files.realPath(root.path).map { [$0 + "/"] } ?? [])
     here = directory.flatMap { Files.components(of: $0, under: root) } ?? []
   }
 
