@@ -141,18 +141,59 @@ struct EventStreamTests {
     behaviour: "Shows one result", expected: "1", actual: "2",
     events: [.call("user typed \"sw\"", from: .caller("user"), label: "typed \"sw\"")])
 
+  /// An issue's messages as Swift Testing writes them for a `#require`
+  /// whose comment is `comment`.
+  private func messages(comment: String) -> String {
+    let details = String(decoding: (try? JSONEncoder().encode(comment)) ?? Data(), as: UTF8.self)
+    return
+      #"[{"symbol":"fail","text":"Expectation failed: anything"},{"symbol":"details","text":\#(details)}]"#
+  }
+
   @Test(
     "A kit verdict comes as values from its attachment, inline under either key, and its prose replaces Swift Testing's",
     arguments: ["_bytes", "bytes"])
   func verdictAttached(key: String) throws {
     let base64 = Data(verdict.attachmentBytes).base64EncodedString()
-    let messages =
-      #"[{"symbol":"fail","text":"Expectation failed: anything"},{"symbol":"details","text":"forged prose"}]"#
-    let records = EventStream.records(
-      fromJSONLines: failure(#"{"\#(key)":"\#(base64)"}"#, messages: messages))
-    let issue = try #require(EventStream.summary(of: records).issues["M.S/b()/F.swift:2:1"]?.first)
-    #expect(issue.verdict == verdict)
-    #expect(issue.text == verdict.text)
+    func issue(comment: String) throws -> CheckIssue {
+      let records = EventStream.records(
+        fromJSONLines: failure(#"{"\#(key)":"\#(base64)"}"#, messages: messages(comment: comment)))
+      return try #require(EventStream.summary(of: records).issues["M.S/b()/F.swift:2:1"]?.first)
+    }
+    let paired = try issue(comment: verdict.text)
+    #expect(paired.verdict == verdict)
+    #expect(paired.text == verdict.text)
+    // An issue that does not carry the verdict's prose is not its issue.
+    let other = try issue(comment: "Some other failure")
+    #expect(other.verdict == nil && other.text == "Expectation failed: anything\nSome other failure")
+  }
+
+  @Test(
+    "Cases of one check failing at once each get their own verdict, whatever order the stream interleaves")
+  func interleavedCases() throws {
+    let id = "M.S/b()/F.swift:2:1"
+    let (first, second) = (
+      Verdict(behaviour: "Case 1 fails", events: [.note("one")]),
+      Verdict(behaviour: "Case 2 fails", events: [.note("two")])
+    )
+    func attached(_ verdict: Verdict) -> String {
+      let base64 = Data(verdict.attachmentBytes).base64EncodedString()
+      return
+        #"{"kind":"event","payload":{"attachment":{"_bytes":"\#(base64)"},"kind":"valueAttached","testID":"\#(id)","messages":[]},"version":0}"#
+    }
+    func issue(_ verdict: Verdict) throws -> String {
+      let details = String(decoding: try JSONEncoder().encode(verdict.text), as: UTF8.self)
+      return
+        #"{"kind":"event","payload":{"issue":{"isKnown":false},"kind":"issueRecorded","testID":"\#(id)","messages":[{"symbol":"fail","text":"Issue recorded"},{"symbol":"details","text":\#(details)}]},"version":0}"#
+    }
+    let lines = [
+      #"{"kind":"event","payload":{"kind":"testStarted","testID":"\#(id)","messages":[]},"version":0}"#,
+      attached(first), attached(second), try issue(second), try issue(first),
+      #"{"kind":"event","payload":{"kind":"testEnded","testID":"\#(id)","messages":[]},"version":0}"#,
+    ]
+    let issues = EventStream.summary(of: EventStream.records(fromJSONLines: lines.joined(separator: "\n")))
+      .issues[id]
+    #expect(issues?.map(\.verdict) == [second, first])
+    #expect(issues?.map(\.text) == [second.text, first.text])
   }
 
   @Test("A verdict saved to a file is read only from the run's own folder, never through a link")
@@ -167,7 +208,7 @@ struct EventStreamTests {
     defer { try? FileManager.default.removeItem(at: outside) }
     let link = folder.appendingPathComponent("link.json")
     try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
-    let messages = #"[{"symbol":"details","text":"prose"}]"#
+    let messages = messages(comment: verdict.text)
     func issue(savedAt path: String) -> CheckIssue? {
       let records = EventStream.records(fromJSONLines: failure(#"{"path":"\#(path)"}"#, messages: messages))
       let read = EventStream.readingAttachments(records, savedIn: folder)
@@ -177,7 +218,7 @@ struct EventStreamTests {
     #expect(issue(savedAt: folder.path + "/../" + outside.lastPathComponent)?.verdict == nil)
     #expect(issue(savedAt: outside.path)?.verdict == nil)
     #expect(issue(savedAt: link.path)?.verdict == nil)
-    #expect(issue(savedAt: link.path)?.text == "prose")
+    #expect(issue(savedAt: link.path)?.text == "Expectation failed: anything\n" + verdict.text)
     // Swift Testing names the file by the folder's real path: a folder
     // reached through a link is the same folder.
     let alias = folder.deletingLastPathComponent().appendingPathComponent("alias-\(UUID())")

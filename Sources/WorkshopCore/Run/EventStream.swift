@@ -169,22 +169,23 @@ package enum EventStream {
   static func summary(of records: [Record]) -> Summary {
     var summary = Summary()
     var starts: [String: Double] = [:]
-    // The kit attaches a failure's verdict, then records its issue: the
-    // verdict attached last in a check goes with that check's next issue.
-    var attached: [String: Verdict] = [:]
-    var unattributedVerdict: Verdict?
+    // The kit attaches a failure's verdict, then records its issue, whose
+    // comment is the verdict's prose. The cases of a parameterized check
+    // run at once, under the check's one ID, so attachments and issues of
+    // several cases can interleave: an issue takes the verdict, attached
+    // before it in its check, whose prose it carries.
+    var attached: [String: [Verdict]] = [:]
     for record in records {
       if summary.runEnded { summary.isTampered = true }
       guard case .event(let event) = record.payload else { continue }
       if event.kind == "runEnded" { summary.runEnded = true }
       let verdict = event.attachment?.bytes.flatMap { Verdict(attachment: $0) }
       guard let id = event.testID else {
-        if let verdict { unattributedVerdict = verdict }
+        if let verdict { attached["", default: []].append(verdict) }
         if event.kind == "issueRecorded", let issue = event.issue {
-          defer { unattributedVerdict = nil }
+          let verdict = Self.takeVerdict(of: event.messages, from: &attached[""])
           if !issue.isKnown {
-            summary.unattributedIssues.append(
-              issueRecorded(event.messages, verdict: unattributedVerdict, location: nil))
+            summary.unattributedIssues.append(issueRecorded(event.messages, verdict: verdict, location: nil))
           }
         }
         continue
@@ -203,9 +204,9 @@ package enum EventStream {
       case "testCancelled", "testCaseCancelled":
         summary.cancelled.insert(id)
       case "valueAttached":
-        if let verdict { attached[id] = verdict }
+        if let verdict { attached[id, default: []].append(verdict) }
       case "issueRecorded":
-        let verdict = attached.removeValue(forKey: id)
+        let verdict = Self.takeVerdict(of: event.messages, from: &attached[id])
         guard let issue = event.issue, !issue.isKnown else { continue }
         let location = issue.sourceLocation.map { location in
           "\((location.fileID ?? "?").split(separator: "/").last.map(String.init) ?? "?"):\(location.line)"
@@ -225,6 +226,15 @@ package enum EventStream {
       }
     }
     return summary
+  }
+
+  /// Removes from `pending` and returns the verdict whose prose is one of
+  /// the issue's messages (the kit's comment), the oldest such; nil when
+  /// none is.
+  static func takeVerdict(of messages: [Message], from pending: inout [Verdict]?) -> Verdict? {
+    guard let index = pending?.firstIndex(where: { verdict in messages.contains { $0.text == verdict.text } })
+    else { return nil }
+    return pending?.remove(at: index)
   }
 
   /// The reason in `Test "name" skipped: "reason"`, as Swift Testing words a
