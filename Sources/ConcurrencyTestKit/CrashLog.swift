@@ -1,5 +1,6 @@
 import CheckTranscript
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -11,7 +12,10 @@ import Testing
 /// Keeps what the Swift runtime says when an exit test's process crashes, so
 /// that the check shows the learner's own crash (a nil force unwrap, say) in
 /// the runtime's words, before the check's own words on what usually causes
-/// the crash it guards against.
+/// the crash it guards against; and the verdicts of the kit's failures
+/// inside the exit test, whose attachments Swift Testing does not bring back
+/// from its process (it brings back only the issues), so that the check
+/// attaches them after it.
 ///
 /// An exit test's process does not share the test's standard error, and an
 /// exit test that fails returns no result to read it from; so the exit test
@@ -27,20 +31,46 @@ import Testing
 ///     }
 ///     CrashLog.explain(result, of: "both")
 public enum CrashLog {
-  /// Inside the exit test: sends its standard error to the file for `name`.
+  /// Inside the exit test: sends its standard error to the file for
+  /// `name`, and the verdicts of the kit's failures to another.
   public static func keepStandardError(of name: String) {
+    verdicts.withLock { $0 = file(name, testProcess: getppid(), suffix: "verdicts") }
     let descriptor = open(file(name, testProcess: getppid()).path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     guard descriptor >= 0 else { return }
     dup2(descriptor, STDERR_FILENO)
     close(descriptor)
   }
 
-  /// After the exit test: when it failed and the runtime said why, records
-  /// what it said. A process that ended for another reason (the body threw,
-  /// or an expectation in it failed) has no runtime message, and gets none.
+  /// Where this exit test's process keeps the verdicts of its failures;
+  /// nil outside an exit test that keeps them.
+  private static let verdicts = Mutex<URL?>(nil)
+
+  /// Inside an exit test that keeps them, appends `verdict` to its verdicts.
+  static func keep(_ verdict: Verdict) {
+    verdicts.withLock { url in
+      guard let url else { return }
+      let descriptor = open(url.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+      guard descriptor >= 0 else { return }
+      defer { close(descriptor) }
+      let line = verdict.attachmentBytes + [UInt8(ascii: "\n")]
+      _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+  }
+
+  /// After the exit test: attaches the verdicts of the kit's failures in
+  /// its process, and when it failed and the runtime said why, records what
+  /// it said. A process that ended for another reason (the body threw, or
+  /// an expectation in it failed) has no runtime message, and gets none.
   public static func explain(
     _ result: ExitTest.Result?, of name: String, sourceLocation: SourceLocation = #_sourceLocation
   ) {
+    let kept = file(name, testProcess: getpid(), suffix: "verdicts")
+    defer { try? FileManager.default.removeItem(at: kept) }
+    let lines = ((try? Data(contentsOf: kept)) ?? Data()).split(separator: UInt8(ascii: "\n"))
+    for line in lines {
+      guard let verdict = Verdict(attachment: Array(line)) else { continue }
+      EventLog.attach(verdict, sourceLocation: sourceLocation)
+    }
     let url = file(name, testProcess: getpid())
     defer { try? FileManager.default.removeItem(at: url) }
     // A result means the process ended as expected.
@@ -51,7 +81,8 @@ public enum CrashLog {
     EventLog.record(Verdict(behaviour: "", events: [], runtimeSaid: said), sourceLocation: sourceLocation)
   }
 
-  private static func file(_ name: String, testProcess: pid_t) -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("exit-test-\(testProcess)-\(name).stderr")
+  private static func file(_ name: String, testProcess: pid_t, suffix: String = "stderr") -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent(
+      "exit-test-\(testProcess)-\(name).\(suffix)")
   }
 }

@@ -82,6 +82,7 @@ public final class EventLog: Sendable {
   /// issue with its prose must follow at once.
   static func attach(_ verdict: Verdict, sourceLocation: SourceLocation) {
     Attachment.record(verdict.attachmentBytes, named: Verdict.attachmentName, sourceLocation: sourceLocation)
+    CrashLog.keep(verdict)
   }
 
   /// Appends one event, with its structure:

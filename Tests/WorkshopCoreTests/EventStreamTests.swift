@@ -196,6 +196,22 @@ struct EventStreamTests {
     #expect(issues?.map(\.text) == [second.text, first.text])
   }
 
+  @Test("A failure inside an exit test comes back as an issue alone, and takes its verdict attached after it")
+  func verdictAfterItsIssue() throws {
+    let id = "M.S/b()/F.swift:2:1"
+    let base64 = Data(verdict.attachmentBytes).base64EncodedString()
+    let lines = [
+      #"{"kind":"event","payload":{"kind":"testStarted","testID":"\#(id)","messages":[]},"version":0}"#,
+      #"{"kind":"event","payload":{"issue":{"isKnown":false},"kind":"issueRecorded","testID":"\#(id)","messages":\#(messages(comment: verdict.text))},"version":0}"#,
+      #"{"kind":"event","payload":{"attachment":{"_bytes":"\#(base64)"},"kind":"valueAttached","testID":"\#(id)","messages":[]},"version":0}"#,
+      #"{"kind":"event","payload":{"kind":"testEnded","testID":"\#(id)","messages":[]},"version":0}"#,
+    ]
+    let issues = EventStream.summary(of: EventStream.records(fromJSONLines: lines.joined(separator: "\n")))
+      .issues[id]
+    #expect(issues?.map(\.verdict) == [verdict])
+    #expect(issues?.map(\.text) == [verdict.text])
+  }
+
   @Test("A verdict saved to a file is read only from the run's own folder, never through a link")
   func verdictSaved() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attachments-\(UUID())")

@@ -529,6 +529,10 @@ struct RelativePathTests {
     #expect(inChapter("/w/Chapters/04-DebouncedSearch/Y.swift:3: error") == "Y.swift:3: error")
     #expect(atRoot("/elsewhere/Chapters/04-X/Y.swift") == "/elsewhere/Chapters/04-X/Y.swift")
     #expect(PathRewriter(root: root).rewrite("/w/.build/x.log") == ".build/x.log")
+    // macOS's real path holds the other spelling: the longer goes first.
+    let mac = PathRewriter(spellings: ["/var/folders/x/w/", "/private/var/folders/x/w/"], here: [])
+    #expect(mac.rewrite("/private/var/folders/x/w/Chapters/A.swift:3") == "Chapters/A.swift:3")
+    #expect(mac.rewrite("/var/folders/x/w/Chapters/A.swift:3") == "Chapters/A.swift:3")
   }
 }
 

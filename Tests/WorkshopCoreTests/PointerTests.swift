@@ -80,6 +80,11 @@ struct PointerTests {
         $0.contains("func profile(")
       })
     #expect(declaration == "Chapters/06-Continuations/ProfileBridge.swift:\(line + 1)")
+    // A place the grader found (a data race's access) comes first.
+    let raced = CheckResult(
+      id: "ContinuationsTests.ContinuationsTests/both()/x.swift:1:1", name: "c", status: .failed,
+      issues: [CheckIssue("Data race", codeLocation: "Chapters/06-Continuations/ProfileBridge.swift:7")])
+    #expect(pointer.locate(raced, in: chapter)?.location == "Chapters/06-Continuations/ProfileBridge.swift:7")
     // The operation the hang guard gave up on, from the verdict's values.
     #expect(pointer.locate(check(unfinished: "profile(id:)"), in: chapter)?.location == declaration)
     // The same words in prose point nowhere in particular.

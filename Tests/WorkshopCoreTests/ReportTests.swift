@@ -324,6 +324,21 @@ struct ChapterDetailTests {
             ])
         ]))
     #expect(detail.components(separatedBy: "1. user typed").count == 2, "\(detail)")
+    // What the grader put before a verdict stays.
+    let raced = report.chapterDetail(
+      ChapterReport(
+        chapter: chapter(4, "Four", fails: []),
+        checks: [
+          CheckResult(
+            id: "x", name: "Stops", status: .failed,
+            issues: [
+              CheckIssue(first.text, verdict: first),
+              CheckIssue("Under ThreadSanitizer (the race-check build):\n" + second.text, verdict: second),
+            ])
+        ]))
+    #expect(
+      raced.contains(
+        "Under ThreadSanitizer (the race-check build):\n      Second\n      (same events as above)"))
     #expect(detail.contains("Second\n      (same events as above)\n      (at T.swift:2)"), "\(detail)")
   }
 

@@ -52,14 +52,23 @@ package struct CheckIssue: Sendable, Equatable, Codable, CustomStringConvertible
   package var verdict: Verdict?
   /// Whether an exit test's process crashed (Swift Testing said so).
   package var isCrash = false
+  /// Whether ThreadSanitizer reported it: a data race the grader explains.
+  package var isRace = false
   /// What the Swift runtime said as the process died, a line each.
   package var runtimeSaid: [String] = []
+  /// The place in the learner's code the issue names, when the grader
+  /// found one (a data race's access): `Chapters/12-DataRaces/Stats.swift:14`.
+  package var codeLocation: String?
 
-  package init(_ text: String, location: String? = nil, verdict: Verdict? = nil, runtimeSaid: [String] = []) {
+  package init(
+    _ text: String, location: String? = nil, verdict: Verdict? = nil, runtimeSaid: [String] = [],
+    codeLocation: String? = nil
+  ) {
     self.text = text
     self.location = location
     self.verdict = verdict
     self.runtimeSaid = runtimeSaid
+    self.codeLocation = codeLocation
   }
 
   package init(stringLiteral text: String) {

@@ -73,7 +73,11 @@ extension Grader {
           checked.status = .failed
           let folders = [workspace.codeFolder(chapter, variant)]
           checked.issues += Self.distinct(alone.races).map {
-            CheckIssue($0.explanation(codeFolders: folders, workspace: workspace))
+            var issue = CheckIssue(
+              $0.explanation(codeFolders: folders, workspace: workspace),
+              codeLocation: $0.learnerLocation(codeFolders: folders, workspace: workspace))
+            issue.isRace = true
+            return issue
           }
         }
         return (checked, .complete)

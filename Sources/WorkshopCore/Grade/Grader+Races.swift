@@ -91,7 +91,7 @@ extension Grader {
       report.checks[index].status = check.status == .interrupted ? .interrupted : .failed
       // Race reports say what they are; anything else that failed only in
       // the instrumented build says where it failed.
-      let races = check.issues.filter { $0.text.hasPrefix(RaceReport.headline) }
+      let races = check.issues.filter(\.isRace)
       report.checks[index].issues =
         races.isEmpty
         ? check.issues.map { $0.rewording { "Under ThreadSanitizer (the race-check build):\n" + $0 } } : races

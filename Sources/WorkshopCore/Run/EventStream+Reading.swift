@@ -62,8 +62,13 @@ extension EventStream {
   /// Swift Testing names the file by the folder's real path (on macOS,
   /// `/private/var/folders/...` for `/var/folders/...`): either spelling is
   /// the folder.
-  static func readingAttachments(_ records: [Record], savedIn folder: URL) -> [Record] {
+  /// Each file is read once, however many records name it, and no more
+  /// than `budget` bytes in all.
+  static func readingAttachments(_ records: [Record], savedIn folder: URL, budget: Int = 64 << 20) -> [Record]
+  {
     let base = Files.realPath(folder.path)
+    var read: [String: [UInt8]?] = [:]
+    var left = budget
     return records.map { record in
       guard case .event(var event) = record.payload, var attachment = event.attachment,
         attachment.bytes == nil, let path = attachment.path
@@ -72,8 +77,15 @@ extension EventStream {
       let name = url.lastPathComponent
       guard let base, Files.realPath(url.deletingLastPathComponent().path) == base, name != "..", name != "."
       else { return record }
-      attachment.bytes = Files.readRegularFile(
-        folder.appendingPathComponent(name), atMost: Verdict.largestAttachment)
+      if read[name] == nil {
+        let bytes =
+          left > 0
+          ? Files.readRegularFile(folder.appendingPathComponent(name), atMost: Verdict.largestAttachment)
+          : nil
+        left -= bytes?.count ?? 0
+        read[name] = .some(bytes)
+      }
+      attachment.bytes = read[name] ?? nil
       event.attachment = attachment
       var read = record
       read.payload = .event(event)

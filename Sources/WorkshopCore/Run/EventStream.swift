@@ -165,21 +165,27 @@ package enum EventStream {
     init() {}
   }
 
-  /// Reads a run's events into what happened to each check.
-  static func summary(of records: [Record]) -> Summary {
+  /// Reads a run's events into what happened to each check; without
+  /// `verdicts`, leaves the kit's verdicts out (a look at a run still
+  /// going, once a second, needs none of them).
+  static func summary(of records: [Record], verdicts: Bool = true) -> Summary {
     var summary = Summary()
     var starts: [String: Double] = [:]
     // The kit attaches a failure's verdict, then records its issue, whose
     // comment is the verdict's prose. The cases of a parameterized check
     // run at once, under the check's one ID, so attachments and issues of
-    // several cases can interleave: an issue takes the verdict, attached
-    // before it in its check, whose prose it carries.
+    // several cases can interleave: an issue takes the verdict of its
+    // check whose prose it carries. A failure inside an exit test comes
+    // back from its process as an issue alone, and the kit attaches its
+    // verdict after the exit test (see the kit's `CrashLog`): an issue
+    // without one waits for it.
     var attached: [String: [Verdict]] = [:]
+    var waiting: [String: [(index: Int, messages: [Message], location: String?)]] = [:]
     for record in records {
       if summary.runEnded { summary.isTampered = true }
       guard case .event(let event) = record.payload else { continue }
       if event.kind == "runEnded" { summary.runEnded = true }
-      let verdict = event.attachment?.bytes.flatMap { Verdict(attachment: $0) }
+      let verdict = verdicts ? event.attachment?.bytes.flatMap { Verdict(attachment: $0) } : nil
       guard let id = event.testID else {
         if let verdict { attached["", default: []].append(verdict) }
         if event.kind == "issueRecorded", let issue = event.issue {
@@ -204,7 +210,14 @@ package enum EventStream {
       case "testCancelled", "testCaseCancelled":
         summary.cancelled.insert(id)
       case "valueAttached":
-        if let verdict { attached[id, default: []].append(verdict) }
+        guard let verdict else { continue }
+        if let found = waiting[id]?.firstIndex(where: { $0.messages.contains { $0.text == verdict.text } }) {
+          let issue = waiting[id]!.remove(at: found)
+          summary.issues[id]![issue.index] = issueRecorded(
+            issue.messages, verdict: verdict, location: issue.location)
+        } else {
+          attached[id, default: []].append(verdict)
+        }
       case "issueRecorded":
         let verdict = Self.takeVerdict(of: event.messages, from: &attached[id])
         guard let issue = event.issue, !issue.isKnown else { continue }
@@ -220,6 +233,9 @@ package enum EventStream {
         // A parameterized check can record the same issue once per argument.
         if !(summary.issues[id]?.contains(recorded) ?? false) {
           summary.issues[id, default: []].append(recorded)
+          if verdict == nil {
+            waiting[id, default: []].append((summary.issues[id]!.count - 1, event.messages, location))
+          }
         }
       default:
         continue

@@ -154,6 +154,19 @@ struct RaceReport: Sendable, Equatable {
     return nil
   }
 
+  /// Where the race is in the learner's code: the first access's place in
+  /// one of `folders`, as `Chapters/12-DataRaces/DownloadStats.swift:14`.
+  func learnerLocation(codeFolders folders: [String], workspace: Workspace) -> String? {
+    for access in accesses {
+      guard let frame = place(of: access, preferring: folders, in: workspace), let line = frame.line else {
+        continue
+      }
+      let path = workspace.relativize(frame.file ?? "")
+      if folders.contains(where: { path.hasPrefix($0 + "/") }) { return "\(path):\(line)" }
+    }
+    return nil
+  }
+
   /// The report for a learner: what happened in plain words, where, then the
   /// report itself.
   func explanation(codeFolders folders: [String], workspace: Workspace) -> String {

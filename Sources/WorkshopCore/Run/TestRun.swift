@@ -165,7 +165,7 @@ package struct TestRun: Sendable {
           guard Double(seconds) >= after, seconds > said else { return }
           said = seconds
           reader.read(stream.bytes(from: reader.consumed))
-          let summary = EventStream.summary(of: reader.records)
+          let summary = EventStream.summary(of: reader.records, verdicts: false)
           running(summary.started.subtracting(summary.ended).sorted(), seconds)
         }
       }

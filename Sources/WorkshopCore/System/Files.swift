@@ -66,7 +66,9 @@ package enum Files {
     var count = 0
     while count < capacity {
       let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, capacity - count) }
-      guard got > 0 else { break }
+      if got < 0, errno == EINTR { continue }
+      guard got >= 0 else { return nil }
+      if got == 0 { break }
       count += got
     }
     return count < capacity ? Array(bytes[..<count]) : nil

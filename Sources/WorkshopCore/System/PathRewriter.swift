@@ -21,9 +21,18 @@ package struct PathRewriter: Sendable {
   /// workshop's top or outside it.
   private let here: [String]
 
+  /// Rewrites paths relative to `here`, folders under the workshop's,
+  /// which tools may spell as any of `spellings` (each with a slash).
+  init(spellings: [String], here: [String]) {
+    roots = spellings.sorted { $0.count > $1.count }
+    self.here = here
+  }
+
   /// Rewrites paths relative to `directory` (by default, the workshop's folder `root`).
   package init(root: URL, directory: URL? = nil) {
-    self.roots = [root.path + "/"] + (Files.realPath(root.path).map { [$0 + "/"] } ?? [])
+    // The longer first: `/private/var/w/` holds `/var/w/`.
+    let spellings = [root.path + "/"] + (Files.realPath(root.path).map { [$0 + "/"] } ?? [])
+    self.roots = spellings.sorted { $0.count > $1.count }
     here = directory.flatMap { Files.components(of: $0, under: root) } ?? []
   }
 

@@ -200,8 +200,9 @@ struct Report: Sendable {
           // print it once.
           let log = issue.verdict?.events
           if let verdict = issue.verdict, let log, log == previousLog {
-            var same = issue
-            same.text = verdict.headline + "\n(same events as above)"
+            let same = issue.rewording {
+              $0.replacingOccurrences(of: verdict.transcript, with: "(same events as above)")
+            }
             lines += indent(same.description, by: 6)
           } else {
             lines += indent(issue.description, by: 6)

@@ -6,8 +6,10 @@ import WorkshopCore
 /// in the hidden checks.
 ///
 /// From the most to the least precise:
-/// 1. a file and line the runtime printed as it crashed (`Fatal error` in a
-///    force unwrap or a `precondition` names `Module/File.swift:line`);
+/// 1. a place in the learner's code the grader found (a data race's
+///    access), or a file and line the runtime printed as it crashed
+///    (`Fatal error` in a force unwrap or a `precondition` names
+///    `Module/File.swift:line`);
 /// 2. a function the runtime named (`SWIFT TASK CONTINUATION MISUSE:
 ///    profile(id:) ...`), or the operation the kit's hang guard gave up on
 ///    (its verdict's `unfinished`), found by its declaration in the
@@ -37,8 +39,13 @@ struct CodePointer {
   /// The learner's `file:line` for a failing check, with what is there.
   func locate(_ check: CheckResult, in chapter: Curriculum.Chapter) -> Found? {
     let folder = workspace.codeFolder(chapter, variant)
+    // 1. A place the grader found.
+    if let found = check.issues.lazy.compactMap(\.codeLocation).first {
+      return (found, "where it races")
+    }
     // What the Swift runtime said, the one text here not the kit's or the grader's.
-    let said = check.issues.flatMap(\.runtimeSaid).joined(separator: "\n")
+    let said = check.issues.flatMap { $0.runtimeSaid + ($0.verdict?.runtimeSaid ?? []) }.joined(
+      separator: "\n")
     // 1. The runtime's own file and line, in the chapter's module.
     for match in said.matches(of: /([A-Za-z_][\w]*)\/([\w+-]+\.swift):(\d+)/)
     where String(match.output.1) == chapter.codeModule

@@ -59,6 +59,25 @@ extension Verifier {
   func checkTimelines(_ tally: Tally, render: TimelineRender) {
     let pages = render.pages
 
+    // 0. The verdicts arrive as values: every failure of a starter's check,
+    // other than a crash or a race, comes with the kit's verdict. Without
+    // it, the report shows Swift Testing's words, and no timeline or
+    // pointer can be made of them (a toolchain that stopped carrying the
+    // attachment, or a check that fails outside the kit).
+    var bare: [String] = []
+    for report in pages.map(\.report) {
+      for check in report.checks where check.status == .failed {
+        for issue in check.issues
+        where issue.verdict == nil && !issue.isCrash && !issue.isRace && issue.runtimeSaid.isEmpty {
+          bare.append("\(report.chapter.paddedNumber) \(check.name): \(issue.text.prefix(120))")
+        }
+      }
+    }
+    tally.item(
+      bare.isEmpty,
+      "every failure of the starters' checks comes with the kit's verdict as values (the report, the timeline and the pointer are made from it)",
+      Array(bare.prefix(10)) + (bare.count > 10 ? ["and \(bare.count - 10) more"] : []))
+
     // 1. The decks' pictures are the ones the starters draw now, as a slide
     // shows them (an excerpt large enough to read: TimelinePage.Picture.slideSVG).
     let slidesFolder = workspace.url("Slides/timelines")
