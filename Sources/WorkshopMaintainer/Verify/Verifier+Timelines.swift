@@ -60,12 +60,14 @@ extension Verifier {
     let pages = render.pages
 
     // 0. The verdicts arrive as values: every failure of a starter's check,
-    // other than a crash or a race, comes with the kit's verdict. Without
+    // other than a crash or a race, comes with the kit's verdict (in the
+    // chapters whose checks the course wrote: the learner's own need not
+    // use the kit). Without
     // it, the report shows Swift Testing's words, and no timeline or
     // pointer can be made of them (a toolchain that stopped carrying the
     // attachment, or a check that fails outside the kit).
     var bare: [String] = []
-    for report in pages.map(\.report) {
+    for report in pages.map(\.report) where !report.chapter.writesChecks {
       for check in report.checks where check.status == .failed {
         for issue in check.issues
         where issue.verdict == nil && !issue.isCrash && !issue.isRace && issue.runtimeSaid.isEmpty {
