@@ -52,7 +52,7 @@ struct UsernameFieldTests {
     for _ in 0..<1000 where field.availability == .checking {
       await Task.yield()
     }
-    try await Task.sleep(for: .milliseconds(400))
+    try await Task.sleep(for: .milliseconds(250))
     #expect(field.availability == .taken)
   }
 
