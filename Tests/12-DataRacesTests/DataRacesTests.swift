@@ -154,14 +154,8 @@ struct DataRacesTests {
     func twoThreadsRecord() async throws {
       let events = EventLog()
       let stats = DownloadStats()
-      events.record(
-        .call(
-          "thread A: a download finishes, recordFinished()", from: .caller("thread A"),
-          label: "a download finishes, recordFinished()"))
-      events.record(
-        .call(
-          "thread B: right after, another download finishes, recordFinished()", from: .caller("thread B"),
-          label: "right after, another download finishes, recordFinished()"))
+      record(events, thread: "A", does: "a download finishes, recordFinished()")
+      record(events, thread: "B", does: "right after, another download finishes, recordFinished()")
       let (first, second) = try await onThreadAThenB(events) {
         await stats.recordFinished()
       } then: {
@@ -229,14 +223,8 @@ struct DataRacesTests {
     func readOnAnotherThread() async throws {
       let events = EventLog()
       let stats = DownloadStats()
-      events.record(
-        .call(
-          "thread A: a download finishes, recordFinished()", from: .caller("thread A"),
-          label: "a download finishes, recordFinished()"))
-      events.record(
-        .call(
-          "thread B: right after, the stats screen reads finishedCount", from: .caller("thread B"),
-          label: "right after, the stats screen reads finishedCount"))
+      record(events, thread: "A", does: "a download finishes, recordFinished()")
+      record(events, thread: "B", does: "right after, the stats screen reads finishedCount")
       let (number, shown) = try await onThreadAThenB(events) {
         await stats.recordFinished()
       } then: {
@@ -483,4 +471,10 @@ private final class SDKThread: Sendable {
   func join() {
     exited.wait()
   }
+}
+
+/// Records what one of a check's threads does, as a call from its own lane
+/// to the code: `thread A: a download finishes, recordFinished()`.
+private func record(_ events: EventLog, thread: String, does what: String) {
+  events.record(.call("thread \(thread): \(what)", from: .caller("thread \(thread)"), label: what))
 }

@@ -312,34 +312,27 @@ struct ChapterDetailTests {
     let (first, second) = (
       Verdict(behaviour: "First", events: log), Verdict(behaviour: "Second", events: log)
     )
-    let detail = report.chapterDetail(
-      ChapterReport(
-        chapter: chapter(4, "Four", fails: []),
-        checks: [
-          CheckResult(
-            id: "x", name: "Stops", status: .failed,
-            issues: [
-              CheckIssue(first.text, location: "T.swift:1", verdict: first),
-              CheckIssue(second.text, location: "T.swift:2", verdict: second),
-            ])
-        ]))
-    #expect(detail.components(separatedBy: "1. user typed").count == 2, "\(detail)")
+    /// The detail of a chapter whose one check failed with `issues`.
+    func detail(of issues: [CheckIssue]) -> String {
+      report.chapterDetail(
+        ChapterReport(
+          chapter: chapter(4, "Four", fails: []),
+          checks: [CheckResult(id: "x", name: "Stops", status: .failed, issues: issues)]))
+    }
+    let shared = detail(of: [
+      CheckIssue(first.text, location: "T.swift:1", verdict: first),
+      CheckIssue(second.text, location: "T.swift:2", verdict: second),
+    ])
+    #expect(shared.components(separatedBy: "1. user typed").count == 2, "\(shared)")
     // What the grader put before a verdict stays.
-    let raced = report.chapterDetail(
-      ChapterReport(
-        chapter: chapter(4, "Four", fails: []),
-        checks: [
-          CheckResult(
-            id: "x", name: "Stops", status: .failed,
-            issues: [
-              CheckIssue(first.text, verdict: first),
-              CheckIssue("Under ThreadSanitizer (the race-check build):\n" + second.text, verdict: second),
-            ])
-        ]))
+    let raced = detail(of: [
+      CheckIssue(first.text, verdict: first),
+      CheckIssue("Under ThreadSanitizer (the race-check build):\n" + second.text, verdict: second),
+    ])
     #expect(
       raced.contains(
         "Under ThreadSanitizer (the race-check build):\n      Second\n      (same events as above)"))
-    #expect(detail.contains("Second\n      (same events as above)\n      (at T.swift:2)"), "\(detail)")
+    #expect(shared.contains("Second\n      (same events as above)\n      (at T.swift:2)"), "\(shared)")
   }
 
   @Test("A chapter with several files names all of them")
