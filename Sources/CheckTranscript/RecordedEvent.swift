@@ -3,7 +3,7 @@
 /// happened at all.
 ///
 /// The test kit records these; the runner receives them with the check's
-/// ``Verdict`` and draws them, so nothing reads the sentence back:
+/// ``Verdict`` and draws them, so nothing parses the sentence:
 ///
 ///     // `search("sw") returned [Sweater]`, an answer that came after its
 ///     // caller was cancelled: drawn from the search service to your code,

@@ -6,7 +6,9 @@ import Foundation
 /// The test kit records a verdict twice for each failure: as the issue's
 /// comment in prose (``text``), which Xcode and `swift test` show, and as an
 /// attachment of the same values in JSON (``attachmentBytes``), which the
-/// workshop's runner decodes. Nothing reads the prose back:
+/// workshop's runner decodes. The runner never parses the prose: it only
+/// compares it whole with an issue's comment, to give each issue its
+/// verdict. The prose:
 ///
 ///     The late answer for "sw" is dropped
 ///     Expected: [Swift Book]
