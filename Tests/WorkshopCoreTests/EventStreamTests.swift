@@ -214,14 +214,15 @@ struct EventStreamTests {
 
   @Test("A verdict saved to a file is read only from the run's own folder, never through a link")
   func verdictSaved() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attachments-\(UUID())")
+    // Everything in the run's temporary folder, removed after.
+    let base = try TemporaryFolder.shared.makeFolder("attachments")
+    defer { try? FileManager.default.removeItem(at: base) }
+    let folder = base.appendingPathComponent("run")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
     let saved = folder.appendingPathComponent("verdict.json")
     try Data(verdict.attachmentBytes).write(to: saved)
-    let outside = folder.deletingLastPathComponent().appendingPathComponent("verdict-\(UUID()).json")
+    let outside = base.appendingPathComponent("outside.json")
     try Data(verdict.attachmentBytes).write(to: outside)
-    defer { try? FileManager.default.removeItem(at: outside) }
     let link = folder.appendingPathComponent("link.json")
     try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
     let messages = messages(comment: verdict.text)
@@ -237,9 +238,8 @@ struct EventStreamTests {
     #expect(issue(savedAt: link.path)?.text == "Expectation failed: anything\n" + verdict.text)
     // Swift Testing names the file by the folder's real path: a folder
     // reached through a link is the same folder.
-    let alias = folder.deletingLastPathComponent().appendingPathComponent("alias-\(UUID())")
+    let alias = base.appendingPathComponent("alias")
     try FileManager.default.createSymbolicLink(at: alias, withDestinationURL: folder)
-    defer { try? FileManager.default.removeItem(at: alias) }
     let records = EventStream.records(
       fromJSONLines: failure(#"{"path":"\#(saved.path)"}"#, messages: messages))
     let read = EventStream.readingAttachments(records, savedIn: alias)

@@ -81,11 +81,6 @@ package enum EventStream {
       case experimentalBytes = "_bytes"
     }
 
-    init(path: String?, bytes: [UInt8]?) {
-      self.path = path
-      self.bytes = bytes
-    }
-
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       path = try? container.decodeIfPresent(String.self, forKey: .path)
