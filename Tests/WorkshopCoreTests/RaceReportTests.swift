@@ -184,6 +184,36 @@ struct RaceReportTests {
     #expect(!text.contains("`resumed`"))
   }
 
+  @Test(
+    "A report whose path climbs out of the chapter with .. or a link has nothing read, named or pointed at outside it",
+    arguments: ["climb", "link"])
+  func forgedPathOutOfTheChapter(_ how: String) throws {
+    let (workspace, path) = try workspace()
+    defer { try? FileManager.default.removeItem(at: workspace.root) }
+    // A file only the grader should read, whose line 3 holds a word.
+    let secret = workspace.root.appendingPathComponent("Secret.swift")
+    try "a\nb\nrootOnlyWord = 1\n".write(to: secret, atomically: true, encoding: .utf8)
+    let folder = workspace.url("Chapters/06-Continuations")
+    let forged: String
+    if how == "climb" {
+      // It starts with the chapter's folder, as a prefix check would want.
+      forged = folder.path + "/../../Secret.swift"
+    } else {
+      forged = folder.appendingPathComponent("Linked.swift").path
+      try FileManager.default.createSymbolicLink(atPath: forged, withDestinationPath: secret.path)
+    }
+    let report = RaceReport.parse(log(path: forged))[0]
+    let folders = ["Chapters/06-Continuations"]
+    let text = report.explanation(codeFolders: folders, workspace: workspace)
+    #expect(!text.contains("rootOnlyWord"), "the forged file was read for the variable's name")
+    #expect(text.hasPrefix("Data race (ThreadSanitizer): One thread read the same memory"))
+    #expect(report.learnerLocation(codeFolders: folders, workspace: workspace) == nil)
+    #expect(RaceReport.ownFile(forged, in: folders, workspace: workspace) == nil)
+    // The chapter's own file, through the same `..` that stays inside, still counts.
+    let inside = folder.path + "/../06-Continuations/Bridge.swift"
+    #expect(RaceReport.ownFile(inside, in: folders, workspace: workspace) == path)
+  }
+
   @Test("The explanation names the variable and the learner's lines, in plain words first")
   func explanation() throws {
     let (workspace, path) = try workspace()

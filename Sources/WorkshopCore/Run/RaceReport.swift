@@ -129,18 +129,43 @@ struct RaceReport: Sendable, Equatable {
   /// The first frame of `access` in the given code folders (the learner's),
   /// else in the workspace, else the first with a file. A bare file name, as
   /// macOS reports it, is looked up in those folders.
+  ///
+  /// A frame's file is a claim of the log, which the test process writes:
+  /// it counts as the learner's only when ``ownFile(_:in:workspace:)``
+  /// finds it there, and the frame then names that file, resolved.
   func place(of access: Access, preferring folders: [String], in workspace: Workspace) -> Frame? {
     let located = access.frames.filter { $0.file != nil && $0.line != nil }.map { frame in
       var frame = frame
       if let file = frame.file, !file.hasPrefix("/") {
         frame.file = Self.find(file, in: folders, workspace: workspace) ?? file
       }
+      if let file = frame.file, let own = Self.ownFile(file, in: folders, workspace: workspace) {
+        frame.file = own
+      }
       return frame
     }
     let relative = { (frame: Frame) in workspace.relativize(frame.file ?? "") }
-    return located.first { frame in folders.contains { relative(frame).hasPrefix($0 + "/") } }
+    return located.first { Self.ownFile($0.file ?? "", in: folders, workspace: workspace) != nil }
       ?? located.first { frame in (frame.file ?? "").hasPrefix("/") && !relative(frame).hasPrefix("/") }
       ?? located.first
+  }
+
+  /// `path` as the learner's own file in the grader's copy: every link
+  /// followed and every `..` resolved, when what it names is a regular file
+  /// inside one of `folders` of `workspace` (resolved the same way); nil for
+  /// anything else. The log is written inside the test process, so a path in
+  /// it is a claim the grader checks against its own copy, never a place it
+  /// opens as given: `Chapters/12-DataRaces/../../../etc/shadow` names no
+  /// file of the chapter.
+  static func ownFile(_ path: String, in folders: [String], workspace: Workspace) -> String? {
+    guard path.hasPrefix("/"), let real = Files.realPath(path),
+      FileStatus(real)?.isRegularFile == true
+    else { return nil }
+    for folder in folders {
+      guard let base = Files.realPath(workspace.url(folder).path) else { continue }
+      if real.hasPrefix(base + "/") { return workspace.url(folder).path + "/" + real.dropFirst(base.count + 1) }
+    }
+    return nil
   }
 
   /// The absolute path of the file called `name` in one of `folders`.
@@ -158,11 +183,10 @@ struct RaceReport: Sendable, Equatable {
   /// one of `folders`, as `Chapters/12-DataRaces/DownloadStats.swift:14`.
   func learnerLocation(codeFolders folders: [String], workspace: Workspace) -> String? {
     for access in accesses {
-      guard let frame = place(of: access, preferring: folders, in: workspace), let line = frame.line else {
-        continue
-      }
-      let path = workspace.relativize(frame.file ?? "")
-      if folders.contains(where: { path.hasPrefix($0 + "/") }) { return "\(path):\(line)" }
+      guard let frame = place(of: access, preferring: folders, in: workspace), let line = frame.line,
+        let own = Self.ownFile(frame.file ?? "", in: folders, workspace: workspace)
+      else { continue }
+      return "\(workspace.relativize(own)):\(line)"
     }
     return nil
   }
@@ -172,11 +196,11 @@ struct RaceReport: Sendable, Equatable {
   func explanation(codeFolders folders: [String], workspace: Workspace) -> String {
     let places = accesses.map { place(of: $0, preferring: folders, in: workspace) }
     // The log is written inside the test process, so it can name any path:
-    // only the learner's own files are read for the variable's name.
+    // only the learner's own files, in the grader's copy, are read for the
+    // variable's name.
     let variables = places.map { place in
       place.flatMap { frame in
-        folders.contains { workspace.relativize(frame.file ?? "").hasPrefix($0 + "/") }
-          ? Self.variable(at: frame) : nil
+        Self.ownFile(frame.file ?? "", in: folders, workspace: workspace) != nil ? Self.variable(at: frame) : nil
       }
     }
     let name = variables.compactMap { $0 }.first.map { "`\($0)`" } ?? "the same memory"
@@ -207,9 +231,12 @@ struct RaceReport: Sendable, Equatable {
 
   /// The identifier at a frame's column, or the nearest one before it
   /// (`count += 1` points at the operator); nil when the line is unreadable.
+  /// The file is read only when it is a regular file of at most 1 MiB (a
+  /// chapter's files are smaller), never through a link.
   static func variable(at frame: Frame) -> String? {
     guard let file = frame.file, let number = frame.line,
-      let text = try? String(contentsOfFile: file, encoding: .utf8)
+      let bytes = Files.readRegularFile(URL(fileURLWithPath: file), atMost: 1 << 20),
+      let text = String(bytes: bytes, encoding: .utf8)
     else { return nil }
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     guard number >= 1, number <= lines.count else { return nil }

@@ -195,19 +195,35 @@ package struct TestRun: Sendable {
       if sandbox != nil {
         // Every process's log (`races.<pid>`: the checks' and any exit
         // test's), one after the other, as the sandbox's shell handed them out.
-        let text = (try? String(contentsOf: Self.racesFile(of: folder), encoding: .utf8)) ?? ""
-        outcome.races += RaceReport.parse(text)
+        let file = Self.racesFile(of: folder)
+        if let text = Self.raceLog(file) {
+          outcome.races += RaceReport.parse(text)
+        } else if FileStatus(file.path) != nil {
+          outcome.summary.isTampered = true
+        }
       } else {
         // One log per process (`races.<pid>`): the checks' and any exit test's.
         let logs = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in logs.sorted() where name.hasPrefix("races.") {
-          let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+          guard let text = Self.raceLog(folder.appendingPathComponent(name)) else {
+            outcome.summary.isTampered = true
+            continue
+          }
           outcome.races += RaceReport.parse(text)
         }
       }
     }
     try? FileManager.default.removeItem(at: Self.racesFile(of: folder))
     return outcome
+  }
+
+  /// A ThreadSanitizer log's text: learner output, so read only from a
+  /// regular file (never through a link) of at most 16 MiB, and decoded
+  /// leniently; nil for anything else, which voids the run: a log no
+  /// ThreadSanitizer writes could hide the race it reported.
+  static func raceLog(_ file: URL) -> String? {
+    guard let bytes = Files.readRegularFile(file, atMost: 16 << 20) else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Where a sandboxed run's ThreadSanitizer logs are handed out: beside

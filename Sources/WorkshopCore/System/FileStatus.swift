@@ -29,6 +29,8 @@ package struct FileStatus: Equatable, Sendable {
   var changed: Double
   /// The permission bits (`0o755`).
   var permissions: Int
+  /// Whether it is a regular file (not a folder, a link, a FIFO, a device).
+  var isRegularFile: Bool
 
   /// The status of `path` itself (a link's, not its target's, unless
   /// `followingLinks`); nil when there is nothing there.
@@ -46,5 +48,6 @@ package struct FileStatus: Equatable, Sendable {
       changed = Double(status.st_ctim.tv_sec) + Double(status.st_ctim.tv_nsec) / 1e9
     #endif
     permissions = Int(status.st_mode) & 0o7777
+    isRegularFile = (status.st_mode & S_IFMT) == S_IFREG
   }
 }
