@@ -64,7 +64,7 @@ struct ChapterRulesTests {
   }
 
   @Test(
-    "Code that reaches the toolchain, the process image or its surroundings is refused, with its line",
+    "Code that reaches the toolchain, the process image or its surroundings is found, with its line",
     arguments: [
       // Linker options and load-time constructors.
       ("@section(\".swift1_autolink_entries\") @used\nlet options = (0x2D, 0x42)", 2),
@@ -163,6 +163,51 @@ struct ChapterRulesTests {
   }
 
   @Test(
+    "What acts at link or load time, or at test discovery, is refused, however it is spelled",
+    arguments: [
+      "@section(\".swift1_autolink_entries\") @used\nlet options = (0x2D, 0x42)",
+      "@_section(\".init_array\") @_used let start: @convention(c) () -> Void = { }",
+      "@c func fwrite() {}",
+      "@_cdecl(\"fwrite\") public func replaced() {}",
+      "@`_silgen_name`(\"swift_task_create\") func create()",
+      "@_dynamicReplacement(for: value) func forged() -> Int { 2 }",
+      "@main struct App { static func main() {} }",
+      "public import Testing",
+      "@testable import XCTest",
+      "macro m<T>(_ v: T) -> (T, String) = #`externalMacro`(module: \"Evil\", type: \"X\")",
+      "@_originallyDefinedIn(module: \"Grader\", Linux 1.0)\npublic func report() -> Int { 42 }",
+      "@abi(func puts2() -> Int32)\npublic func myputs() -> Int32 { 0 }",
+      "let `a)b` = 0\nfunc boom() { print(\"\\(`a)b`)\") }",
+      // Behind a regex literal, where the tokens may take code for a pattern.
+      "func r() -> Regex<Substring> { return/\"\"\"/ }\n@_cdecl(\"fwrite\") func w() {}\n// \"\"\"",
+      "let r = /a/\nimport Testing",
+      "let r = /a/\n@ `_silgen_name`(\"x\") func x()",
+    ])
+  func refusedAtLinkOrLoad(source: String) {
+    let found = ChapterRules.violations(in: ["Code.swift": source], of: chapter)
+    #expect(found.contains { $0.isRefused }, "\(found)")
+  }
+
+  @Test(
+    "Ordinary code the compiler accepts is built and graded, at most listed for review",
+    arguments: [
+      "func check() { assert(!Thread.isMainThread) }",
+      "let width = ProcessInfo.processInfo.activeProcessorCount",
+      "let endpoint = URL(string: \"https://example.com/search\")!",
+      "final class Door {\n  func open() {}\n  func read() -> Int { 0 }\n  func write(_ v: Int) {}\n  func remove() {}\n  func close() {}\n  deinit { close() }\n}",
+      "final class Feed { let signal = AsyncStream<Int>.makeStream() }",
+      "let pattern = /[a-z]+/\nfunc matches(_ s: String) -> Bool { s.wholeMatch(of: pattern) != nil }",
+      "func slow() { Thread.sleep(forTimeInterval: 0.3) }",
+      "import Dispatch\nfunc wait() { DispatchQueue.main.sync {} }",
+      "func debug() { print(getenv(\"HOME\") != nil) }",
+      "import Foundation\nfunc size() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: \"/\"))?.count ?? 0 }",
+    ])
+  func ordinaryFixesBuilt(source: String) {
+    let found = ChapterRules.violations(in: ["Code.swift": source], of: chapter)
+    #expect(!found.contains { $0.isRefused }, "\(found)")
+  }
+
+  @Test(
     "Honest code is accepted, whatever its comments, strings and names say",
     arguments: [
       "import Foundation\nimport Synchronization\n// exit() and getenv are not called here\nfunc f() {}",
@@ -192,6 +237,7 @@ struct ChapterRulesTests {
     let source = "import Testing\nimport ConcurrencyTestKit\n@testable import SignupForm\nimport Glibc"
     let found = ChapterRules.violations(in: ["Checks.swift": source], of: checks)
     #expect(found.map(\.line) == [4])
+    #expect(!found.contains { $0.isRefused }, "Glibc is for review, not refused")
   }
 
   /// The repository's root, from this file's path.

@@ -205,15 +205,20 @@ struct GradeTests {
     #expect(suites.count == 2 && abs(suites.reduce(0, +) - times.reduce(0, +)) < 0.000_01)
   }
 
-  @Test("Code no exercise needs is flagged with file and line; links are not followed")
+  @Test("Code that reaches the environment is graded and flagged with file and line; links are not followed")
   func flagged() async throws {
     let flagged = try await results("flagged")
     #expect(flagged.output.contains("Needs review"))
     #expect(
       flagged.output.contains(
-        "Chapters/01-Adder/Adder.swift:3: getenv reads or changes the process's arguments or environment (not built: scores nothing)"
-      ))
-    #expect(!passing(flagged).contains { $0.hasPrefix("01 ") })
+        "Chapters/01-Adder/Adder.swift:3: getenv reads or changes the process's arguments or environment"))
+    #expect(!flagged.output.contains("not built"))
+    // Built and graded as what it is: the starter's subtraction, in the
+    // sandbox's environment, where X is not set.
+    let starter = try await results("starter")
+    #expect(
+      passing(flagged).filter { $0.hasPrefix("01 ") } == passing(starter).filter { $0.hasPrefix("01 ") })
+    #expect(!passing(flagged).filter { $0.hasPrefix("01 ") }.isEmpty)
     #expect(!flagged.output.contains("Adder.swift:2"), "a comment is not a finding")
     #expect(
       flagged.output.contains("Chapters/02-Greeter/Solved.swift (a link or not a regular file: not followed)")
@@ -312,15 +317,34 @@ struct GradeTests {
     #expect(second.tests == first.tests)
   }
 
-  @Test("A submission whose code needs review shares no result; clean ones share identical chapters")
+  @Test(
+    "No result crosses submissions: only a starter, byte for byte, gets the starter's result; the same other code handed in twice is graded in each"
+  )
   func sharing() async throws {
     let fixture = try await graded.value.fixture
+    // The same solved chapter 01, byte for byte, in two submissions.
+    for name in ["same-a", "same-b"] {
+      try fixture.copy("Chapters", to: "\(name)/Chapters")
+      let solved = try String(
+        contentsOf: fixture.course.appendingPathComponent("Solutions/01-Adder/Adder.swift"), encoding: .utf8)
+      try fixture.write(solved, to: "\(name)/Chapters/01-Adder/Adder.swift")
+    }
     let course = try Workspace.locate(from: fixture.course)
     let grader = ClassGrader(course: course, jobs: 1, timeLimit: 20, sandbox: Sandbox.current)
-    let paths = ["flagged", "starter", "tampered"].map { fixture.submissions.appendingPathComponent($0).path }
-    let (grades, _) = try grader.grade(paths, names: ["flagged", "starter", "tampered"]) { _, _ in }
-    // The flagged one's chapter 02 is the starter's, byte for byte: not shared.
-    #expect(grades.map(\.reused) == [0, 0, 2])
+    let names = ["flagged", "starter", "tampered", "same-a", "same-b"]
+    let (grades, _) = try grader.grade(
+      names.map { fixture.submissions.appendingPathComponent($0).path }, names: names
+    ) { _, _ in }
+    // Sandboxed, each chapter that is its starter (the flagged one's chapter
+    // 02 among them) gets the starter's result; nothing else is shared, not
+    // even the solved chapter 01 handed in twice. Unsandboxed, nothing is.
+    #expect(grades.map(\.reused) == (Sandbox.current == nil ? [0, 0, 0, 0, 0] : [1, 2, 2, 1, 1]))
+    for grade in grades.suffix(2) {
+      #expect(grade.reports.first?.state == .done, "\(grade.name): \(grade.reports.first.map { "\($0)" } ?? "")")
+    }
+    // The starter's result is the one a starter gets when graded in a submission.
+    let starter = try #require(grades.first { $0.name == "starter" })
+    #expect(starter.reports.map { $0.checks.filter { $0.status == .passed }.count } == [1, 1])
   }
 
   /// One submission per way of reaching outside the exercise that a learner
@@ -364,7 +388,7 @@ struct GradeTests {
   ]
 
   @Test(
-    "Each attack scores nothing, is listed for review at its line, leaks nothing, and changes nothing for the next submission, graded in the same copy"
+    "Each attack scores nothing, is refused or graded by the walls, is listed for review at its line, leaks nothing, and changes nothing for the next submission, graded in the same copy"
   )
   func attacksThenVictim() async throws {
     let fixture = try await graded.value.fixture
@@ -385,12 +409,19 @@ struct GradeTests {
     let names = Self.attacks.map(\.name) + ["victim"]
     let paths = names.map { fixture.submissions.appendingPathComponent($0).path }
     let (grades, _) = try grader.grade(paths, names: names) { _, _ in }
+    // Ordinary calls are built and graded: the walls hold them.
+    let graded: Set<String> = ["forged-stream", "reads-secret"]
     for (attack, grade) in zip(Self.attacks, grades) {
       let adder = try #require(grade.reports.first, "\(attack.name)")
       #expect(adder.checks.allSatisfy { $0.status != .passed }, "\(attack.name)")
-      #expect(
-        adder.compileErrors.contains { $0.hasSuffix(Builder.refusal) && $0.contains(attack.reason) },
-        "\(attack.name): \(adder.compileErrors)")
+      if graded.contains(attack.name) {
+        #expect(adder.compileErrors.isEmpty, "\(attack.name): \(adder.compileErrors)")
+        #expect(!adder.checks.isEmpty, "\(attack.name)")
+      } else {
+        #expect(
+          adder.compileErrors.contains { $0.hasSuffix(Builder.refusal) && $0.contains(attack.reason) },
+          "\(attack.name): \(adder.compileErrors)")
+      }
       #expect(
         grade.flags.contains {
           $0.location == "Chapters/01-Adder/Adder.swift:\(attack.line)" && $0.reason.contains(attack.reason)

@@ -180,7 +180,8 @@ package struct Builder: Sendable {
       }
       sources[name] = text
     }
-    for violation in chapter.attacksTheGrader ? [] : ChapterRules.violations(in: sources, of: chapter) {
+    let rules = chapter.attacksTheGrader ? [] : ChapterRules.violations(in: sources, of: chapter)
+    for violation in rules where violation.isRefused {
       problems.append(
         "\(folder)/\(violation.path):\(violation.line): \(violation.reason). \(Self.refusal)"
       )

@@ -1,42 +1,64 @@
-/// What a chapter's Swift may contain, decided from its tokens
-/// (``SwiftTokens``), not from its text: a word in a comment or a string is
-/// not code, and code hidden in an interpolation or behind a raw string's
-/// quote is.
+/// What a chapter's Swift reaches beyond its exercise, decided from its
+/// tokens (``SwiftTokens``), not from its text: a word in a comment or a
+/// string is not code, and code hidden in an interpolation or behind a raw
+/// string's quote is.
 ///
-/// A chapter is app code for one exercise. No exercise needs to reach the
-/// toolchain, the process image or the process's surroundings, and code
-/// that does can run before any check (a load-time constructor in a section),
-/// replace what reports the checks (a C symbol defined by name), pass
-/// options to the linker (`.swift1_autolink_entries`), forge the checks'
-/// records, or read what the grader was started with. So a chapter
-/// - imports only the modules the course uses;
-/// - uses none of the attributes that place data in sections, define or
-///   replace symbols by name, or start the program (`@section`, `@used`,
-///   `@c`, `@_cdecl`, `@_silgen_name`, `@_dynamicReplacement`, `@_extern`,
-///   `@main`, …), nor `#externalMacro`;
-/// - names none of the C library's or Foundation's ways to load code, end
-///   the process, or read its arguments, environment or files (`dlopen`,
-///   `exit`, `getenv`, `CommandLine`, `ProcessInfo`, `FileHandle`, `write`,
-///   …), called directly or through their module (`Glibc.exit`);
-/// - has no regex literal: past a `/` that may open one, only the
-///   compiler's grammar tells code from pattern.
+/// Most findings are for a person to look at, not a refusal: the walls
+/// (the sandbox every build and run happens in, the grader's own copy of
+/// the course, the filtered environment, the checks' process) decide what
+/// learner code can do, and a list of names can be neither complete for an
+/// attacker nor silent for a learner (`Thread.isMainThread`, a method of
+/// one's own called `open`, `URL(string:)`). So a name of the C library's or
+/// Foundation's that reaches files, processes, the environment, descriptors
+/// or raw memory, an import of a system module and a regex literal are
+/// ``Violation/Kind/review``: the chapter is built and graded, and `grade`
+/// lists the line for the instructor.
 ///
-/// A chapter that breaks a rule is not built: `check` and `watch` say why
-/// in one line, `grade` scores it nothing and lists it for review.
+/// Refused (``Violation/Kind/refused``), because no exercise can need them
+/// and no wall contains them, are what acts before any check or outside the
+/// checks' process, at link and load time:
+/// - attributes that place data in sections, define or replace symbols by
+///   name, or start the program (`@section`, `@used`, `@c`, `@_cdecl`,
+///   `@_silgen_name`, `@_dynamicReplacement`, `@_extern`, `@main`, …, and
+///   every other `@_` attribute of the compiler's own): a load-time
+///   constructor or a replaced `fwrite` runs in every chapter's process;
+/// - `#externalMacro`, which loads a compiler plugin into the build;
+/// - the testing libraries, except in a chapter whose checks the learner
+///   writes: a trait's initializer runs at test discovery, in every
+///   chapter's test process;
+/// - a raw identifier (SE-0451): one with a `)` in an interpolation hangs
+///   the compiler.
+/// In a file with a regex literal, past which only the compiler's grammar
+/// tells code from pattern, these are looked for in the raw text too.
 ///
 /// ```swift
 /// let found = ChapterRules.violations(in: ["Cache.swift": text], of: chapter)
 /// // [Cache.swift:3: uses @_cdecl, which defines a C symbol by name: …]
+/// found.filter(\.isRefused)  // what keeps the chapter from being built
 /// ```
 package enum ChapterRules {
-  /// One broken rule: where, and why.
+  /// One finding: where, why, and whether it keeps the chapter from being built.
   package struct Violation: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// What a finding does to the chapter.
+    package enum Kind: String, Sendable, Equatable, Codable {
+      /// Not built: no exercise needs it, and no wall contains it.
+      case refused
+      /// Built and graded; listed for a person to look at.
+      case review
+    }
     /// The file, relative to the chapter's folder.
     package var path: String
     package var line: Int
     package var reason: String
+    package var kind: Kind = .review
     package var description: String { "\(path):\(line): \(reason)" }
+    /// Whether the chapter is not built because of it.
+    package var isRefused: Bool { kind == .refused }
   }
+
+  /// The testing libraries: imported by a chapter, their code (a trait's
+  /// initializer) runs at test discovery in every chapter's process.
+  static let testingModules: Set<String> = ["Testing", "XCTest", "_Testing_Foundation", "_TestingInternals"]
 
   /// The modules any chapter may import.
   static let allowedModules: Set<String> = [
@@ -194,8 +216,11 @@ package enum ChapterRules {
     }
     for path in sources.keys.sorted() {
       let tokens = read[path]!
-      func add(_ line: Int, _ reason: String) {
-        found.append(Violation(path: path, line: line, reason: reason))
+      func add(_ line: Int, _ reason: String, _ kind: Violation.Kind = .review) {
+        found.append(Violation(path: path, line: line, reason: reason, kind: kind))
+      }
+      if tokens.contains(where: { $0.kind == .regexLiteral }) {
+        for (line, reason) in rawTextFindings(sources[path]!, modules: modules) { add(line, reason, .refused) }
       }
       var inCasePattern = false  // from a `switch`'s `case` to its `:`
       var parentheses = 0
@@ -212,33 +237,40 @@ package enum ChapterRules {
           inCasePattern = false
         }
         if token.kind == .identifier, token.backticked, !isPlainName(token.text) {
-          add(token.line, "`\(token.text)` is a raw identifier, which no exercise needs: use a plain name")
+          add(
+            token.line, "`\(token.text)` is a raw identifier, which no exercise needs (one can hang the compiler): use a plain name",
+            .refused)
           continue
         }
         switch token.kind {
         case .regexLiteral:
           add(
             token.line,
-            "a regex literal (or a `/` where one could start): write the pattern with Regex(\"…\"), or put spaces around the division"
+            "a regex literal (or a `/` where one could start): past it, only the compiler can tell code from pattern"
           )
         case .attribute:
           if let reason = attributes[token.text] {
-            add(token.line, "@\(token.text) \(reason)")
+            add(token.line, "@\(token.text) \(reason)", .refused)
           } else if token.text.hasPrefix("_") {
             // The compiler's own attributes, unsupported in app code: none
             // is needed, and several name or place symbols.
-            add(token.line, "@\(token.text) is one of the compiler's own attributes, which no exercise needs")
+            add(token.line, "@\(token.text) is one of the compiler's own attributes, which no exercise needs", .refused)
           }
         case .pound:
-          if let reason = poundKeywords[token.text] { add(token.line, "#\(token.text) \(reason)") }
+          if let reason = poundKeywords[token.text] { add(token.line, "#\(token.text) \(reason)", .refused) }
         case .identifier:
           if token.isKeyword("import"), previous?.text != ".",
             let module = importedModule(after: index, in: tokens),
             !modules.contains(module)
           {
-            add(
-              token.line,
-              "imports \(module); a chapter imports only \(modules.sorted().joined(separator: ", "))")
+            if testingModules.contains(module) {
+              add(
+                token.line,
+                "imports \(module), whose code runs as every chapter's checks are found; only a chapter whose checks you write may",
+                .refused)
+            } else {
+              add(token.line, "imports \(module), a module no exercise needs")
+            }
             continue
           }
           if let reason = labelled(at: index, in: tokens) {
@@ -288,6 +320,30 @@ package enum ChapterRules {
           continue
         }
       }
+    }
+    return found
+  }
+
+  /// What is refused, looked for in the raw text of a file with a regex
+  /// literal (past one, the tokens may take code for a pattern): a refused
+  /// attribute after `@` (spaces and backticks allowed), `externalMacro`,
+  /// and a testing library's name the chapter may not import, each as a
+  /// word anywhere, comments and strings included. Strict on purpose: it
+  /// costs a learner who writes a regex literal only these words.
+  static func rawTextFindings(_ text: String, modules: Set<String>) -> [(line: Int, reason: String)] {
+    let words = attributes.keys.sorted().joined(separator: "|")
+    let attribute = try! Regex(#"@[\s`]*(?:_\w+|"# + words + #")\b"#).wordBoundaryKind(.simple)
+    let testing = testingModules.subtracting(modules).sorted().joined(separator: "|")
+    let word = try! Regex(#"\b(?:externalMacro"# + (testing.isEmpty ? "" : "|" + testing) + #")\b"#)
+      .wordBoundaryKind(.simple)
+    var found: [(Int, String)] = []
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+    where line.contains(attribute) || line.contains(word) {
+      found.append(
+        (
+          index + 1,
+          "names a refused attribute, externalMacro or a testing library in a file with a regex literal, where only the compiler can tell code from pattern"
+        ))
     }
     return found
   }

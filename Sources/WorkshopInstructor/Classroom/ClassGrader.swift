@@ -18,8 +18,8 @@ struct SubmissionGrade: Sendable {
   var flags: [ReviewScan.Flag]
   /// Wall-clock time spent on it, in seconds.
   var seconds: Double
-  /// Chapters whose code was the same, byte for byte, as one graded earlier
-  /// in the run: graded once, the result shared.
+  /// Chapters whose code was the course's starter, byte for byte: given
+  /// the starter's result, graded once from the pristine course.
   var reused: Int
 }
 
@@ -29,10 +29,16 @@ struct SubmissionGrade: Sendable {
 /// Each job owns a `GradingCopy` (WorkshopCore) under `.build/workshop-grade/<job>`, kept
 /// between runs, with every starter built once and those build folders kept
 /// aside: each submission's build starts from them, never from what an
-/// earlier submission's build wrote, and rebuilds only its own chapters. A chapter's code that
-/// is byte for byte the same as code already graded in this run (an
-/// untouched starter, most often) is not graded again: grading is
-/// deterministic, so the result is the same.
+/// earlier submission's build wrote, and rebuilds only its own chapters.
+///
+/// No result crosses submissions. The only results shared are the ones
+/// pristine inputs produced: each chapter's starter, graded once in a copy
+/// holding nothing but the course as it ships. A chapter whose code is its
+/// starter, byte for byte, gets that result (grading is deterministic, and
+/// a chapter's grade depends on its own code and the course only); any
+/// other code is graded in its own submission, even when another submission
+/// handed in the same bytes, since what a build or a run of that other
+/// submission saw could have been steered by its other chapters.
 struct ClassGrader: Sendable {
   /// The instructor's pristine checkout.
   var course: Workspace
@@ -100,7 +106,8 @@ struct ClassGrader: Sendable {
       try buildStarters(in: slot, job: index, course: items.course)
     }
     let tampered = Mutex<String?>(nil)
-    let cache = Mutex<[String: ChapterReport]>([:])
+    // Unsandboxed, learner code can write where the grader keeps them.
+    let starters = sandbox == nil ? [:] : try startersResults(in: slots[0], items: items)
     let next = Mutex(0)
     let done = Mutex(0)
     let results = Mutex<[Int: SubmissionGrade]>([:])
@@ -133,7 +140,7 @@ struct ClassGrader: Sendable {
           } else {
             grade = gradeOne(
               paths[index], name: names[index], in: slot, job: slotIndex, hidden: hidden, items: items,
-              cache: cache)
+              starters: starters)
             // Checked again after: a grade made while the checks changed is none.
             if let changed = courseChange(since: items.course) {
               tampered.withLock { $0 = changed }
@@ -241,7 +248,7 @@ struct ClassGrader: Sendable {
   /// is built beside this one's.
   private func gradeOne(
     _ path: String, name: String, in slot: GradingCopy, job: Int, hidden: [String], items: Items,
-    cache: borrowing Mutex<[String: ChapterReport]>
+    starters: [String: ChapterReport]
   ) -> SubmissionGrade {
     let start = ContinuousClock.now
     var grade = SubmissionGrade(
@@ -253,11 +260,6 @@ struct ClassGrader: Sendable {
       try slot.syncCourse()
       var known: [Int: ChapterReport] = [:]
       var toGrade: [Curriculum.Chapter] = []
-      var keys: [Int: String] = [:]
-      // A submission with code that needs review shares no result: code
-      // that reaches outside its chapter (a constructor in a section, a
-      // symbol defined by name) could have changed its other chapters' too.
-      let shares = submission.flags.isEmpty
       // The copy starts from what no learner wrote: the pristine course,
       // and the build folders as the starters left them.
       try slot.restoreBuilds()
@@ -268,9 +270,7 @@ struct ClassGrader: Sendable {
           known[chapter.number] = report
           continue
         }
-        let key = Self.key(chapter, sources)
-        keys[chapter.number] = key
-        if let report = cache.withLock({ $0[key] }) {
+        if let report = starters[Self.key(chapter, sources)] {
           known[chapter.number] = report
           grade.reused += 1
           continue
@@ -278,21 +278,14 @@ struct ClassGrader: Sendable {
         try slot.place(chapter, sources: sources)
         toGrade.append(chapter)
       }
-      // A chapter not handed in, or taken from the shared results, gets the
+      // A chapter not handed in, or given the starter's result, gets the
       // shipped starter, never what an earlier submission left.
       for chapter in course.curriculum.chapters where known[chapter.number] != nil {
         try slot.place(chapter, sources: try slot.starter(of: chapter))
       }
       if !toGrade.isEmpty {
         let reports = try grader(for: slot, job: job, hidden: hidden).grade(toGrade)
-        for report in reports {
-          known[report.chapter.number] = report
-          // Shared only from a sandboxed build and run, which started from
-          // the starters' build folders: nothing earlier could reach it.
-          if shares, sandbox != nil, Self.isShareable(report), let key = keys[report.chapter.number] {
-            cache.withLock { $0[key] = report }
-          }
-        }
+        for report in reports { known[report.chapter.number] = report }
       }
       grade.reports = course.curriculum.chapters.compactMap { known[$0.number] }
     } catch {
@@ -313,12 +306,51 @@ struct ClassGrader: Sendable {
     return true
   }
 
-  /// What identifies a chapter's code: every file's path and text.
+  /// What identifies a chapter's code: every file's path and text, whole
+  /// (a hash that is not collision-resistant could be matched on purpose).
   static func key(_ chapter: Curriculum.Chapter, _ sources: [String: String]) -> String {
     var key = "\(chapter.number)"
     for path in sources.keys.sorted() {
       key += "\u{0}\(path)\u{0}\(sources[path]!.utf8.count)\u{0}\(sources[path]!)"
     }
     return key
+  }
+
+  /// The starters' results, with the course they were graded from.
+  struct StartersResults: Codable {
+    var course: Fingerprint.Inputs
+    /// By ``key(_:_:)`` of the starter's code.
+    var byKey: [String: ChapterReport]
+  }
+
+  /// Where the starters' results are kept: beside the jobs' copies, never in
+  /// a folder a sandboxed build or run can write.
+  var startersResultsFile: URL { course.url(".build/workshop-grade/starters-results.json") }
+
+  /// Every chapter's starter, graded once in `slot` holding nothing but the
+  /// pristine course and the starters' build folders; kept while the course
+  /// is the same. Only results that are facts of the code are kept.
+  func startersResults(in slot: GradingCopy, items: Items) throws -> [String: ChapterReport] {
+    if let data = try? Data(contentsOf: startersResultsFile),
+      let kept = try? JSONDecoder().decode(StartersResults.self, from: data), kept.course == items.course
+    {
+      return kept.byKey
+    }
+    progress?("Grading the starters")
+    try slot.syncCourse()
+    try slot.restoreBuilds()
+    var keys: [Int: String] = [:]
+    for chapter in course.curriculum.chapters {
+      let sources = try slot.starter(of: chapter)
+      keys[chapter.number] = Self.key(chapter, sources)
+      try slot.place(chapter, sources: sources)
+    }
+    var byKey: [String: ChapterReport] = [:]
+    for report in try grader(for: slot).grade(course.curriculum.chapters) where Self.isShareable(report) {
+      if let key = keys[report.chapter.number] { byKey[key] = report }
+    }
+    try? JSONEncoder().encode(StartersResults(course: items.course, byKey: byKey))
+      .write(to: startersResultsFile, options: .atomic)
+    return byKey
   }
 }

@@ -108,17 +108,23 @@ struct Submission: Sendable {
         let scanned = ReviewScan.scan(["Chapters/\(chapter.folder)/\(path)": text])
         submission.flags += scanned
       }
-      // What the chapter may not contain: it is not built, and scores nothing.
+      // What reaches beyond the exercise, listed for review at its line;
+      // what the chapter may not contain keeps it from being built, and it
+      // scores nothing. One flag a line: the rules' reason, which reads the
+      // tokens, over the scan's.
       let violations = chapter.attacksTheGrader ? [] : ChapterRules.violations(in: sources, of: chapter)
-      let refused = Set(violations.map { "Chapters/\(chapter.folder)/\($0.path):\($0.line)" })
-      submission.flags.removeAll { refused.contains($0.location) }
-      for violation in violations {
+      let found = Set(violations.map { "Chapters/\(chapter.folder)/\($0.path):\($0.line)" })
+      submission.flags.removeAll { found.contains($0.location) }
+      var flagged: Set<String> = []
+      for violation in violations.sorted(by: { $0.isRefused && !$1.isRefused }) {
+        let location = "Chapters/\(chapter.folder)/\(violation.path):\(violation.line)"
+        guard flagged.insert(location).inserted else { continue }
         let lines = sources[violation.path]?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
         let line = violation.line - 1 < lines.count ? lines[violation.line - 1] : ""
         submission.flags.append(
           ReviewScan.Flag(
-            location: "Chapters/\(chapter.folder)/\(violation.path):\(violation.line)",
-            reason: violation.reason + " (not built: scores nothing)",
+            location: location,
+            reason: violation.reason + (violation.isRefused ? " (not built: scores nothing)" : ""),
             code: String(line.trimmingCharacters(in: .whitespaces).prefix(120))))
       }
       submission.chapters[chapter.number] = sources
