@@ -347,6 +347,38 @@ struct GradeTests {
     #expect(starter.reports.map { $0.checks.filter { $0.status == .passed }.count } == [1, 1])
   }
 
+  @Test(
+    "A chapter the compiler cannot finish within the build's limits is reported so, once; the others are graded",
+    .enabled(if: Sandbox.current != nil, "needs the sandbox (bubblewrap), where builds have limits"))
+  func compileLimit() async throws {
+    let fixture = try await graded.value.fixture
+    // A kilobyte of nested tuple types: the type checker works on it for hours.
+    var code = "typealias T0 = (Int, Int)\n"
+    for level in 1..<40 { code += "typealias T\(level) = (T\(level - 1), T\(level - 1))\n" }
+    code += "func f() -> T39? { nil }\npublic func add(_ a: Int, _ b: Int) -> Int { a + b }\n"
+    try fixture.copy("Chapters", to: "slow-compile/Chapters")
+    try fixture.write(code, to: "slow-compile/Chapters/01-Adder/Adder.swift")
+    let course = try Workspace.locate(from: fixture.course)
+    var sandbox = try #require(Sandbox.current)
+    sandbox.buildLimits.cpuSeconds = 5
+    let grader = ClassGrader(course: course, jobs: 1, timeLimit: 20, sandbox: sandbox)
+    let start = ContinuousClock.now
+    let (grades, _) = try grader.grade(
+      [fixture.submissions.appendingPathComponent("slow-compile").path], names: ["slow-compile"]
+    ) { _, _ in }
+    let grade = try #require(grades.first)
+    #expect(grade.notGraded == nil, "\(grade.notGraded ?? "")")
+    let adder = try #require(grade.reports.first)
+    #expect(
+      adder.compileErrors.contains { $0.contains("did not compile within 5 s of CPU time and 6 GiB of memory") },
+      "\(adder.compileErrors)")
+    #expect(adder.checks.allSatisfy { $0.status != .passed })
+    // Chapter 02, the starter, still graded: one check of two.
+    #expect(grade.reports.last?.checks.filter { $0.status == .passed }.count == 1)
+    // Stopped once, not searched for with a build per chapter.
+    #expect(ContinuousClock.now - start < .seconds(90))
+  }
+
   /// One submission per way of reaching outside the exercise that a learner
   /// found: each chapter 01, written against the starter's `add`.
   static let attacks: [(name: String, code: String, line: Int, reason: String)] = [

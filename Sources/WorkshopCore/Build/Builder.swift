@@ -189,6 +189,11 @@ package struct Builder: Sendable {
     return problems.isEmpty ? nil : problems
   }
 
+  /// What a chapter the compiler was stopped on at a limit is told.
+  package static func limitMessage(_ limits: Sandbox.Limits) -> String {
+      "It did not compile within \(limits.cpuSeconds ?? 0) s of CPU time and \(limits.memory >> 30) GiB of memory: the compiler was stopped. Simplify the types or expressions it was working on."
+  }
+
   /// How a problem from ``ChapterRules`` ends: what tells it from a compiler error.
   package static let refusal = "A chapter may not do this: remove it."
 
@@ -204,6 +209,21 @@ package struct Builder: Sendable {
     let output = outcome.standardOutput + "\n" + outcome.standardError
     let errors = Diagnostics.compilerErrors(in: output)
     let known = Set(workspace.curriculum.chapters.map(\.number)).subtracting(leftOut)
+    // A compiler or linker stopped at a limit: the chapter it was working on
+    // is reported, and the build goes on without it once; never searched
+    // for with more builds, each of which would run into the limit again.
+    if let limits = sandbox?.buildLimits, Diagnostics.hitLimit(output) {
+      let numbers = Diagnostics.chaptersBeingCompiled(in: output).filter {
+        known.contains($0) && broken[$0] == nil
+      }
+      guard let number = numbers.first else {
+        throw GradingError(
+          description:
+            "the build was stopped at its limits outside any chapter (\(variant.rawValue)): \(Self.limitMessage(limits))"
+        )
+      }
+      return [number: [Self.limitMessage(limits)]]
+    }
     var found: [Int: [String]] = [:]
     for error in errors {
       guard let number = Diagnostics.chapterNumber(ofPath: error.path), known.contains(number),

@@ -38,6 +38,31 @@ package enum Diagnostics {
     return errors
   }
 
+  /// Whether a compiler or linker process of the build was stopped at a
+  /// limit: by `SIGXCPU` (24) or `SIGKILL` (9) at its CPU time, or out of
+  /// memory at its address space.
+  static func hitLimit(_ output: String) -> Bool {
+    output.contains("failed due to signal 24") || output.contains("failed due to signal 9 ")
+      || output.contains("LLVM ERROR: out of memory") || output.contains("Memory allocation failed")
+  }
+
+  /// The chapters of the source files the stopped compiler was working on,
+  /// in the order its crash report names them (`Program arguments:` with
+  /// `-primary-file`, then "While type-checking … (at path:line:col)").
+  static func chaptersBeingCompiled(in output: String) -> [Int] {
+    var numbers: [Int] = []
+    for line in output.split(separator: "\n")
+    where line.contains("Program arguments:") || line.contains("While ") {
+      for word in line.split(whereSeparator: { $0 == " " || $0 == "(" || $0 == ")" }) {
+        let path = word.split(separator: ":").first.map(String.init) ?? ""
+        guard path.hasSuffix(".swift"), let number = chapterNumber(ofPath: path), !numbers.contains(number)
+        else { continue }
+        numbers.append(number)
+      }
+    }
+    return numbers
+  }
+
   /// The chapter number a source path belongs to: `.../Chapters/04-X/File.swift` is 4.
   static func chapterNumber(ofPath path: String) -> Int? {
     let parts = path.split(separator: "/").map(String.init)

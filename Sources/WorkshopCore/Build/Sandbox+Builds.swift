@@ -1,12 +1,18 @@
 import Foundation
 
 extension Sandbox {
-  /// The limits a sandboxed build runs under: the compiler needs more
-  /// address space, time and file size than a test process, and as much
-  /// temporary room as the toolchain writes.
-  static let buildLimits = Limits(
-    memory: .max, processes: 1024 + 256 * ProcessInfo.processInfo.activeProcessorCount,
-    fileSize: 4 << 30, temporaryFiles: 1 << 30)
+  /// The limits a sandboxed build runs under: every compiler and linker
+  /// process gets at most 6 GiB of address space and 240 s of CPU time (a
+  /// chapter compiles in seconds; the course's largest module, its checks,
+  /// in about 15 s of CPU here, and a ThreadSanitizer build in twice that),
+  /// more file size than a test process, and as much temporary room as the
+  /// toolchain writes. A kilobyte of nested tuple types can keep the type
+  /// checker busy for hours: it is stopped here, and the chapter it was
+  /// compiling is reported (``Builder/limitMessage(_:)``). A sandbox's
+  /// ``buildLimits`` start as these.
+  package static let defaultBuildLimits = Limits(
+    memory: 6 << 30, processes: 1024 + 256 * ProcessInfo.processInfo.activeProcessorCount,
+    fileSize: 4 << 30, temporaryFiles: 1 << 30, cpuSeconds: 240)
 
   /// Runs a build's tool (SwiftPM, or one compiler or linker job of a quick
   /// rebuild) in the sandbox.
@@ -39,7 +45,7 @@ extension Sandbox {
       throw GradingError(description: "\(executable) is inside the build's own folders: it is not run")
     }
     var sandbox = self
-    sandbox.limits = Self.buildLimits
+    sandbox.limits = buildLimits
     // The package's own folders stay: a build of versions of a component
     // reads them, while a check must not.
     sandbox.hidden = hidden.filter { !($0 == package.path || $0.hasPrefix(package.path + "/")) }

@@ -22,10 +22,17 @@ package struct Sandbox: Sendable, Equatable {
     package var fileSize: Int = 64 << 20
     /// Size of its private `/tmp`, which is memory, in bytes.
     package var temporaryFiles: Int = 512 << 20
+    /// CPU time of each process, in seconds; nil for none. At the limit a
+    /// process gets `SIGXCPU` (the compiler then prints what it was
+    /// compiling), and `SIGKILL` ten seconds of CPU later.
+    package var cpuSeconds: Int? = nil
   }
 
   var bubblewrap: String
   package var limits = Limits()
+  /// The limits its builds run under (``defaultBuildLimits`` unless a test
+  /// lowers them).
+  package var buildLimits = Sandbox.defaultBuildLimits
   /// Folders the code under test must not read (each is an empty folder
   /// inside the sandbox): where the broken versions a learner's checks are
   /// graded against are written down.
@@ -141,9 +148,10 @@ package struct Sandbox: Sendable, Equatable {
     }
     arguments += [
       "prlimit", "--as=\(limits.memory == .max ? "unlimited" : String(limits.memory))",
-      "--nproc=\(processLimit)", "--fsize=\(limits.fileSize)", "--",
-      command.executable,
+      "--nproc=\(processLimit)", "--fsize=\(limits.fileSize)",
     ]
+    if let seconds = limits.cpuSeconds { arguments.append("--cpu=\(seconds):\(seconds + 10)") }
+    arguments += ["--", command.executable]
     return TestLauncher.Command(
       executable: bubblewrap, arguments: arguments + command.arguments, environment: command.environment)
   }
