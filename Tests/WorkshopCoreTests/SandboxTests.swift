@@ -83,6 +83,69 @@ struct SandboxTests {
     #expect(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("built").path))
   }
 
+  @Test(
+    "Inside the sandbox only the allowlist can be read: the system, the toolchain and the job's own copy; no course root, classmate, verify leftover, home or /etc secret"
+  )
+  func allowlist() throws {
+    // A course as `grade` lays it out: the pristine checkout, a job's copy
+    // in its build folder, a classmate's archive, verify's leftovers.
+    let course = try TemporaryFolder.shared.makeFolder("allowlist-course")
+    let slot = course.appendingPathComponent(".build/workshop-grade/0")
+    let scratch = slot.appendingPathComponent(".build/workshop")
+    let files = FileManager.default
+    for folder in [scratch, course.appendingPathComponent("Solutions"), course.appendingPathComponent("submissions"),
+      course.appendingPathComponent(".build/workshop-mutations"), slot.appendingPathComponent("Chapters/01-A")]
+    {
+      try files.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+    let secrets = [
+      "Solutions/A.swift", "submissions/classmate.zip", ".build/workshop-mutations/solution.swift",
+      ".build/workshop-grade/items.json",
+    ]
+    for path in secrets {
+      try "secret".write(to: course.appendingPathComponent(path), atomically: true, encoding: .utf8)
+    }
+    try "mine".write(to: slot.appendingPathComponent("Chapters/01-A/A.swift"), atomically: true, encoding: .utf8)
+    let sandbox = try #require(Sandbox.current)
+    let outcome = try sandbox.build(
+      "/bin/sh",
+      [
+        "-c",
+        """
+        echo top: $(ls -A / | sort)
+        echo etc: $(ls -A /etc | sort)
+        echo tmp: $(find /tmp -mindepth 1 -maxdepth 64 -not -path '\(slot.path)/*' | sort)
+        for f in \(secrets.map { course.appendingPathComponent($0).path }.joined(separator: " ")) /root /home /work /etc/shadow; do
+          ls "$f" >/dev/null 2>&1 && echo "sees $f"
+        done
+        cat \(slot.path)/Chapters/01-A/A.swift
+        """,
+      ], environment: Grader.childEnvironment, package: slot, scratch: scratch, timeLimit: 60)
+    let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
+    let expectedTop = Set(
+      Sandbox.systemEntries.map { entry -> String in
+        switch entry {
+        case .folder(let path), .link(let path, _): return String(path.split(separator: "/")[0])
+        }
+      } + ["dev", "proc", "tmp", "run"])
+    let top = Set(lines.first { $0.hasPrefix("top:") }?.split(separator: " ").dropFirst().map(String.init) ?? [])
+    #expect(top == expectedTop, "\(outcome.standardError)")
+    let etc = Set(lines.first { $0.hasPrefix("etc:") }?.split(separator: " ").dropFirst().map(String.init) ?? [])
+    #expect(etc.isSubset(of: ["ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "passwd", "group",
+      "nsswitch.conf", "localtime", "timezone", "os-release", "debian_version"]), "\(etc)")
+    // In /tmp, only the way to the job's copy.
+    var ancestors: [String] = []
+    var folder = slot
+    while folder.path != "/tmp" {
+      ancestors.append(folder.path)
+      folder.deleteLastPathComponent()
+    }
+    let tmp = lines.first { $0.hasPrefix("tmp:") }?.split(separator: " ").dropFirst().map(String.init) ?? []
+    #expect(Set(tmp) == Set(ancestors), "\(tmp)")
+    #expect(!lines.contains { $0.hasPrefix("sees ") }, "\(lines)")
+    #expect(lines.last == "mine")
+  }
+
   @Test("A build's tool is never one in the folders the build can write")
   func buildToolOutsideBuild() throws {
     let package = try TemporaryFolder.shared.makeFolder("sandboxed-package")

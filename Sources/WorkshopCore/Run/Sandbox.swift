@@ -98,30 +98,54 @@ package struct Sandbox: Sendable, Equatable {
     _ command: TestLauncher.Command, writable: [URL], readOnly: [URL] = [], reaching: [String],
     temporaryFolder: String, asInit: Bool = false
   ) -> TestLauncher.Command {
-    var arguments = [
-      "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+    // By allowlist: the system's programs and libraries, the toolchain, and
+    // the folders of what it runs and reads (``visibleFolders(reaching:)``);
+    // nothing else of the machine: no course root, no other submission in
+    // any form, no home folder, no build of another job.
+    var arguments: [String] = []
+    var made: Set<String> = []
+    for entry in Self.systemEntries {
+      switch entry {
+      case .folder(let path):
+        // The folders on the way (`/opt` for `/opt/swift`), readable.
+        var parents: [String] = []
+        var parent = (path as NSString).deletingLastPathComponent
+        while parent != "/", !parent.isEmpty, !made.contains(parent) {
+          parents.insert(parent, at: 0)
+          parent = (parent as NSString).deletingLastPathComponent
+        }
+        for parent in parents where parent != "/etc" {
+          made.insert(parent)
+          arguments += ["--perms", "0755", "--dir", parent]
+        }
+        arguments += ["--ro-bind", path, path]
+      case .link(let path, let target): arguments += ["--symlink", target, path]
+      }
+    }
+    arguments += [
+      "--dev", "/dev", "--proc", "/proc",
       "--perms", "1777", "--size", String(limits.temporaryFiles), "--tmpfs", "/tmp",
       // The host's sockets (a container engine's among them) are out of reach.
       "--tmpfs", "/run",
     ]
-    // A checkout under /tmp stays visible, read-only, in the private /tmp.
-    let visible = Array(Set(reaching.compactMap(Self.topFolderInTmp))).sorted()
-    for folder in visible { arguments += ["--ro-bind", folder, folder] }
+    let visible = Self.visibleFolders(reaching: reaching)
     func isVisible(_ path: String) -> Bool {
       visible.contains { path == $0 || path.hasPrefix($0 + "/") }
     }
-    // Folders bubblewrap makes in the private /tmp for the writable ones
-    // would be private to root: make them readable.
+    // Folders bubblewrap makes on the way to a bound one (in the new root or
+    // the private /tmp) would be private to root: make them readable.
     var ancestors: [String] = []
-    for shared in writable + readOnly {
-      var folder = shared.deletingLastPathComponent()
-      while folder.path.hasPrefix("/tmp/"), !isVisible(folder.path) {
+    for path in visible + (writable + readOnly).map(\.path) {
+      var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+      while folder.path != "/", !isVisible(folder.path), folder.path != "/tmp" {
         if !ancestors.contains(folder.path) { ancestors.append(folder.path) }
         folder.deleteLastPathComponent()
       }
     }
+    // Parents first (sorted, a parent's path is a prefix of its child's).
     for ancestor in ancestors.sorted() { arguments += ["--perms", "0755", "--dir", ancestor] }
-    for folder in hidden where FileManager.default.fileExists(atPath: folder) {
+    for folder in visible { arguments += ["--ro-bind", folder, folder] }
+    for folder in hidden where FileManager.default.fileExists(atPath: folder) && isVisible(folder) {
       arguments += ["--tmpfs", folder]
     }
     for shared in writable { arguments += ["--bind", shared.path, shared.path] }
@@ -238,12 +262,78 @@ package struct Sandbox: Sendable, Equatable {
     }
   }
 
-  /// `/tmp/name` for `/tmp/name` itself (a package a build reads) or a
-  /// path under it (a program), else nil.
-  static func topFolderInTmp(_ path: String) -> String? {
-    let parts = path.split(separator: "/", omittingEmptySubsequences: true)
-    guard parts.count >= 2, parts[0] == "tmp" else { return nil }
-    return "/tmp/" + parts[1]
+  /// One top-level entry of the machine a sandboxed process sees.
+  enum SystemEntry: Equatable {
+    /// A folder (or file), bound read-only.
+    case folder(String)
+    /// A link, made again inside (`/bin` → `usr/bin` on a merged `/usr`).
+    case link(String, target: String)
+  }
+
+  /// What every sandboxed process sees of the machine, read-only: the
+  /// system's programs and libraries, `/sys` (the C library reads the
+  /// processor count there), of `/etc` only what the dynamic linker, the C
+  /// library and the compiler's driver read, and the toolchain's folder.
+  static let systemEntries: [SystemEntry] = {
+    var entries: [SystemEntry] = []
+    let files = FileManager.default
+    let top = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/sys"]
+    let etc = [
+      "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/passwd",
+      "/etc/group", "/etc/nsswitch.conf", "/etc/localtime", "/etc/timezone", "/etc/os-release",
+      "/etc/debian_version",
+    ]
+    for path in top + etc where FileStatus(path) != nil {
+      if top.contains(path), let target = try? files.destinationOfSymbolicLink(atPath: path) {
+        entries.append(.link(path, target: target))
+      } else if Files.realPath(path) != nil {
+        entries.append(.folder(path))
+      }
+    }
+    if let toolchain = toolchainFolder, !top.contains(where: { toolchain == $0 || toolchain.hasPrefix($0 + "/") }) {
+      entries.append(.folder(toolchain))
+    }
+    return entries
+  }()
+
+  /// The folder of the toolchain `swift` runs from (`/opt/swift` for
+  /// `/opt/swift/usr/bin/swift`, followed through links); nil when it is
+  /// not installed.
+  static let toolchainFolder: String? = {
+    guard let swift = Subprocess.executable(named: "swift"), let real = Files.realPath(swift) else { return nil }
+    // `swift` is often a link to `swift-driver` beside it.
+    let bin = (real as NSString).deletingLastPathComponent
+    guard bin.hasSuffix("/usr/bin") else { return bin }
+    let folder = String(bin.dropLast("/usr/bin".count))
+    return folder.isEmpty ? "/usr" : folder
+  }()
+
+  /// The folders a process that runs and reads `reaching` must see besides
+  /// the system's: for a folder (a package a build reads), that folder; for
+  /// a program in a build folder, the package above that build folder (its
+  /// libraries and the files its checks read); for any other program
+  /// outside the system's folders, its own folder.
+  static func visibleFolders(reaching: [String]) -> [String] {
+    let system = systemEntries.map { entry -> String in
+      switch entry {
+      case .folder(let path), .link(let path, _): return path
+      }
+    }
+    var folders: Set<String> = []
+    for path in reaching {
+      if system.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) { continue }
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
+      if isFolder.boolValue {
+        folders.insert(path)
+      } else if let build = path.range(of: "/.build/", options: .backwards) {
+        folders.insert(String(path[..<build.lowerBound]))
+      } else {
+        folders.insert((path as NSString).deletingLastPathComponent)
+      }
+    }
+    // A folder inside another is seen through it.
+    return folders.filter { folder in !folders.contains { folder.hasPrefix($0 + "/") } }.sorted()
   }
 
   /// The user sandboxed processes run as when the grader is root.
