@@ -347,6 +347,47 @@ struct GradeTests {
     #expect(starter.reports.map { $0.checks.filter { $0.status == .passed }.count } == [1, 1])
   }
 
+  @Test("A chapter's grade is the same whatever the submission's other chapters hold, and the same as check gives")
+  func sameGradeWhateverElse() async throws {
+    let fixture = try await graded.value.fixture
+    let solved = try String(
+      contentsOf: fixture.course.appendingPathComponent("Solutions/01-Adder/Adder.swift"), encoding: .utf8)
+    // The same chapter 01 beside a starter, a solved, a broken and a slow chapter 02.
+    let others = [
+      "starter": nil,
+      "solved": try String(
+        contentsOf: fixture.course.appendingPathComponent("Solutions/02-Greeter/Greeter.swift"), encoding: .utf8),
+      "broken": "public func greet(_ name: String) -> String { \"Hello, \" + }\n",
+      "reaching": "import Foundation\npublic func greet(_ name: String) -> String { ProcessInfo.processInfo.environment[\"X\"] ?? \"Hello, \\(name)\" }\n",
+    ]
+    let names = others.keys.sorted().map { "beside-\($0)" }
+    for (other, text) in others {
+      try fixture.copy("Chapters", to: "beside-\(other)/Chapters")
+      try fixture.write(solved, to: "beside-\(other)/Chapters/01-Adder/Adder.swift")
+      if let text { try fixture.write(text, to: "beside-\(other)/Chapters/02-Greeter/Greeter.swift") }
+    }
+    let course = try Workspace.locate(from: fixture.course)
+    let grader = ClassGrader(course: course, jobs: 1, timeLimit: 20, sandbox: Sandbox.current)
+    let (grades, _) = try grader.grade(
+      names.map { fixture.submissions.appendingPathComponent($0).path }, names: names
+    ) { _, _ in }
+    let verdicts = grades.map { grade in
+      grade.reports.first.map { report in report.checks.map { "\($0.id): \($0.status)" } } ?? []
+    }
+    #expect(Set(verdicts).count == 1, "\(verdicts)")
+    #expect(grades.allSatisfy { $0.reports.first?.state == .done })
+    // `check`'s grader, on the same text in a checkout of the course.
+    let checkout = try freshCopyOfFixture("workshop-class-same-grade", of: "ClassWorkshop")
+    try solved.write(
+      to: checkout.appendingPathComponent("Chapters/01-Adder/Adder.swift"), atomically: true, encoding: .utf8)
+    let learner = try Workspace.locate(from: checkout)
+    let own = Grader(
+      workspace: learner, variant: .chapters, timeLimit: 20,
+      isolation: Sandbox.current.map { .sandbox($0) } ?? .none)
+    let report = try #require(try own.grade([learner.curriculum.chapters[0]]).first)
+    #expect(report.checks.map { "\($0.id): \($0.status)" } == verdicts.first)
+  }
+
   @Test(
     "A chapter the compiler cannot finish within the build's limits is reported so, once; the others are graded",
     .enabled(if: Sandbox.current != nil, "needs the sandbox (bubblewrap), where builds have limits"))
