@@ -283,9 +283,25 @@ struct ClassGrader: Sendable {
       for chapter in course.curriculum.chapters where known[chapter.number] != nil {
         try slot.place(chapter, sources: try slot.starter(of: chapter))
       }
-      if !toGrade.isEmpty {
-        let reports = try grader(for: slot, job: job, hidden: hidden).grade(toGrade)
-        for report in reports { known[report.chapter.number] = report }
+      // A chapter whose checks the learner writes is test code: Swift
+      // Testing runs its traits' initializers as it finds the checks, in
+      // every process of the test product. So the other chapters are graded
+      // with its starter in the build, and it is graded in a build of its own.
+      let checksChapters = toGrade.filter(\.writesChecks)
+      let others = toGrade.filter { !$0.writesChecks }
+      if !others.isEmpty {
+        for chapter in checksChapters { try slot.place(chapter, sources: try slot.starter(of: chapter)) }
+        for report in try grader(for: slot, job: job, hidden: hidden).grade(others) {
+          known[report.chapter.number] = report
+        }
+      }
+      if !checksChapters.isEmpty {
+        for chapter in checksChapters {
+          try slot.place(chapter, sources: submission.chapters[chapter.number] ?? [:])
+        }
+        for report in try grader(for: slot, job: job, hidden: hidden).grade(checksChapters) {
+          known[report.chapter.number] = report
+        }
       }
       grade.reports = course.curriculum.chapters.compactMap { known[$0.number] }
     } catch {
