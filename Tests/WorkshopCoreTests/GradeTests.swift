@@ -340,14 +340,17 @@ struct GradeTests {
     // even the solved chapter 01 handed in twice. Unsandboxed, nothing is.
     #expect(grades.map(\.reused) == (Sandbox.current == nil ? [0, 0, 0, 0, 0] : [1, 2, 2, 1, 1]))
     for grade in grades.suffix(2) {
-      #expect(grade.reports.first?.state == .done, "\(grade.name): \(grade.reports.first.map { "\($0)" } ?? "")")
+      #expect(
+        grade.reports.first?.state == .done, "\(grade.name): \(grade.reports.first.map { "\($0)" } ?? "")")
     }
     // The starter's result is the one a starter gets when graded in a submission.
     let starter = try #require(grades.first { $0.name == "starter" })
     #expect(starter.reports.map { $0.checks.filter { $0.status == .passed }.count } == [1, 1])
   }
 
-  @Test("A chapter's grade is the same whatever the submission's other chapters hold, and the same as check gives")
+  @Test(
+    "A chapter's grade is the same whatever the submission's other chapters hold, and the same as check gives"
+  )
   func sameGradeWhateverElse() async throws {
     let fixture = try await graded.value.fixture
     let solved = try String(
@@ -356,9 +359,11 @@ struct GradeTests {
     let others = [
       "starter": nil,
       "solved": try String(
-        contentsOf: fixture.course.appendingPathComponent("Solutions/02-Greeter/Greeter.swift"), encoding: .utf8),
+        contentsOf: fixture.course.appendingPathComponent("Solutions/02-Greeter/Greeter.swift"),
+        encoding: .utf8),
       "broken": "public func greet(_ name: String) -> String { \"Hello, \" + }\n",
-      "reaching": "import Foundation\npublic func greet(_ name: String) -> String { ProcessInfo.processInfo.environment[\"X\"] ?? \"Hello, \\(name)\" }\n",
+      "reaching":
+        "import Foundation\npublic func greet(_ name: String) -> String { ProcessInfo.processInfo.environment[\"X\"] ?? \"Hello, \\(name)\" }\n",
     ]
     let names = others.keys.sorted().map { "beside-\($0)" }
     for (other, text) in others {
@@ -411,7 +416,9 @@ struct GradeTests {
     #expect(grade.notGraded == nil, "\(grade.notGraded ?? "")")
     let adder = try #require(grade.reports.first)
     #expect(
-      adder.compileErrors.contains { $0.contains("did not compile within 5 s of CPU time and 6 GiB of memory") },
+      adder.compileErrors.contains {
+        $0.contains("did not compile within 5 s of CPU time and 6 GiB of memory")
+      },
       "\(adder.compileErrors)")
     #expect(adder.checks.allSatisfy { $0.status != .passed })
     // Chapter 02, the starter, still graded: one check of two.

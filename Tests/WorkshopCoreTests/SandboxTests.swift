@@ -93,9 +93,11 @@ struct SandboxTests {
     let slot = course.appendingPathComponent(".build/workshop-grade/0")
     let scratch = slot.appendingPathComponent(".build/workshop")
     let files = FileManager.default
-    for folder in [scratch, course.appendingPathComponent("Solutions"), course.appendingPathComponent("submissions"),
-      course.appendingPathComponent(".build/workshop-mutations"), slot.appendingPathComponent("Chapters/01-A")]
-    {
+    for folder in [
+      scratch, course.appendingPathComponent("Solutions"), course.appendingPathComponent("submissions"),
+      course.appendingPathComponent(".build/workshop-mutations"),
+      slot.appendingPathComponent("Chapters/01-A"),
+    ] {
       try files.createDirectory(at: folder, withIntermediateDirectories: true)
     }
     let secrets = [
@@ -105,7 +107,8 @@ struct SandboxTests {
     for path in secrets {
       try "secret".write(to: course.appendingPathComponent(path), atomically: true, encoding: .utf8)
     }
-    try "mine".write(to: slot.appendingPathComponent("Chapters/01-A/A.swift"), atomically: true, encoding: .utf8)
+    try "mine".write(
+      to: slot.appendingPathComponent("Chapters/01-A/A.swift"), atomically: true, encoding: .utf8)
     let sandbox = try #require(Sandbox.current)
     let outcome = try sandbox.build(
       "/bin/sh",
@@ -128,11 +131,16 @@ struct SandboxTests {
         case .folder(let path), .link(let path, _): return String(path.split(separator: "/")[0])
         }
       } + ["dev", "proc", "tmp", "run"])
-    let top = Set(lines.first { $0.hasPrefix("top:") }?.split(separator: " ").dropFirst().map(String.init) ?? [])
+    let top = Set(
+      lines.first { $0.hasPrefix("top:") }?.split(separator: " ").dropFirst().map(String.init) ?? [])
     #expect(top == expectedTop, "\(outcome.standardError)")
-    let etc = Set(lines.first { $0.hasPrefix("etc:") }?.split(separator: " ").dropFirst().map(String.init) ?? [])
-    #expect(etc.isSubset(of: ["ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "passwd", "group",
-      "nsswitch.conf", "localtime", "timezone", "os-release", "debian_version"]), "\(etc)")
+    let etc = Set(
+      lines.first { $0.hasPrefix("etc:") }?.split(separator: " ").dropFirst().map(String.init) ?? [])
+    #expect(
+      etc.isSubset(of: [
+        "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "passwd", "group",
+        "nsswitch.conf", "localtime", "timezone", "os-release", "debian_version",
+      ]), "\(etc)")
     // In /tmp, only the way to the job's copy.
     var ancestors: [String] = []
     var folder = slot

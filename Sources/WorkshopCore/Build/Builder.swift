@@ -191,7 +191,7 @@ package struct Builder: Sendable {
 
   /// What a chapter the compiler was stopped on at a limit is told.
   package static func limitMessage(_ limits: Sandbox.Limits) -> String {
-      "It did not compile within \(limits.cpuSeconds ?? 0) s of CPU time and \(limits.memory >> 30) GiB of memory: the compiler was stopped. Simplify the types or expressions it was working on."
+    "It did not compile within \(limits.cpuSeconds ?? 0) s of CPU time and \(limits.memory >> 30) GiB of memory: the compiler was stopped. Simplify the types or expressions it was working on."
   }
 
   /// How a problem from ``ChapterRules`` ends: what tells it from a compiler error.

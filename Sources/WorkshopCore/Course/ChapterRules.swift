@@ -220,7 +220,9 @@ package enum ChapterRules {
         found.append(Violation(path: path, line: line, reason: reason, kind: kind))
       }
       if tokens.contains(where: { $0.kind == .regexLiteral }) {
-        for (line, reason) in rawTextFindings(sources[path]!, modules: modules) { add(line, reason, .refused) }
+        for (line, reason) in rawTextFindings(sources[path]!, modules: modules) {
+          add(line, reason, .refused)
+        }
       }
       var inCasePattern = false  // from a `switch`'s `case` to its `:`
       var parentheses = 0
@@ -238,7 +240,8 @@ package enum ChapterRules {
         }
         if token.kind == .identifier, token.backticked, !isPlainName(token.text) {
           add(
-            token.line, "`\(token.text)` is a raw identifier, which no exercise needs (one can hang the compiler): use a plain name",
+            token.line,
+            "`\(token.text)` is a raw identifier, which no exercise needs (one can hang the compiler): use a plain name",
             .refused)
           continue
         }
@@ -254,7 +257,9 @@ package enum ChapterRules {
           } else if token.text.hasPrefix("_") {
             // The compiler's own attributes, unsupported in app code: none
             // is needed, and several name or place symbols.
-            add(token.line, "@\(token.text) is one of the compiler's own attributes, which no exercise needs", .refused)
+            add(
+              token.line, "@\(token.text) is one of the compiler's own attributes, which no exercise needs",
+              .refused)
           }
         case .pound:
           if let reason = poundKeywords[token.text] { add(token.line, "#\(token.text) \(reason)", .refused) }

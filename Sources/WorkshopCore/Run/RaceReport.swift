@@ -163,7 +163,9 @@ struct RaceReport: Sendable, Equatable {
     else { return nil }
     for folder in folders {
       guard let base = Files.realPath(workspace.url(folder).path) else { continue }
-      if real.hasPrefix(base + "/") { return workspace.url(folder).path + "/" + real.dropFirst(base.count + 1) }
+      if real.hasPrefix(base + "/") {
+        return workspace.url(folder).path + "/" + real.dropFirst(base.count + 1)
+      }
     }
     return nil
   }
@@ -200,7 +202,8 @@ struct RaceReport: Sendable, Equatable {
     // variable's name.
     let variables = places.map { place in
       place.flatMap { frame in
-        Self.ownFile(frame.file ?? "", in: folders, workspace: workspace) != nil ? Self.variable(at: frame) : nil
+        Self.ownFile(frame.file ?? "", in: folders, workspace: workspace) != nil
+          ? Self.variable(at: frame) : nil
       }
     }
     let name = variables.compactMap { $0 }.first.map { "`\($0)`" } ?? "the same memory"

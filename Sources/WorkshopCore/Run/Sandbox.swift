@@ -290,7 +290,9 @@ package struct Sandbox: Sendable, Equatable {
         entries.append(.folder(path))
       }
     }
-    if let toolchain = toolchainFolder, !top.contains(where: { toolchain == $0 || toolchain.hasPrefix($0 + "/") }) {
+    if let toolchain = toolchainFolder,
+      !top.contains(where: { toolchain == $0 || toolchain.hasPrefix($0 + "/") })
+    {
       entries.append(.folder(toolchain))
     }
     return entries
@@ -300,7 +302,9 @@ package struct Sandbox: Sendable, Equatable {
   /// `/opt/swift/usr/bin/swift`, followed through links); nil when it is
   /// not installed.
   static let toolchainFolder: String? = {
-    guard let swift = Subprocess.executable(named: "swift"), let real = Files.realPath(swift) else { return nil }
+    guard let swift = Subprocess.executable(named: "swift"), let real = Files.realPath(swift) else {
+      return nil
+    }
     // `swift` is often a link to `swift-driver` beside it.
     let bin = (real as NSString).deletingLastPathComponent
     guard bin.hasSuffix("/usr/bin") else { return bin }
