@@ -349,6 +349,27 @@ struct GradeTests {
   }
 
   @Test(
+    "A chapter whose checks the learner writes is never in the build the other chapters are graded in: its starter is"
+  )
+  func checksChapterApart() throws {
+    func chapter(_ number: Int, component: String? = nil) -> Curriculum.Chapter {
+      Curriculum.Chapter(
+        number: number, name: "C\(number)", title: "T", summary: "", files: [], hints: [], starterFails: [],
+        component: component)
+    }
+    let plain = [chapter(1), chapter(4)]
+    let checks = chapter(13, component: "SignupForm")
+    let passes = ClassGrader.passes(plain + [checks])
+    #expect(
+      passes == [
+        ClassGrader.Pass(graded: plain, startersInBuild: [checks]),
+        ClassGrader.Pass(graded: [checks], startersInBuild: []),
+      ])
+    #expect(ClassGrader.passes(plain) == [ClassGrader.Pass(graded: plain, startersInBuild: [])])
+    #expect(ClassGrader.passes([checks]) == [ClassGrader.Pass(graded: [checks], startersInBuild: [])])
+  }
+
+  @Test(
     "A chapter's grade is the same whatever the submission's other chapters hold, and the same as check gives"
   )
   func sameGradeWhateverElse() async throws {

@@ -283,23 +283,14 @@ struct ClassGrader: Sendable {
       for chapter in course.curriculum.chapters where known[chapter.number] != nil {
         try slot.place(chapter, sources: try slot.starter(of: chapter))
       }
-      // A chapter whose checks the learner writes is test code: Swift
-      // Testing runs its traits' initializers as it finds the checks, in
-      // every process of the test product. So the other chapters are graded
-      // with its starter in the build, and it is graded in a build of its own.
-      let checksChapters = toGrade.filter(\.writesChecks)
-      let others = toGrade.filter { !$0.writesChecks }
-      if !others.isEmpty {
-        for chapter in checksChapters { try slot.place(chapter, sources: try slot.starter(of: chapter)) }
-        for report in try grader(for: slot, job: job, hidden: hidden).grade(others) {
-          known[report.chapter.number] = report
+      for pass in Self.passes(toGrade) {
+        for chapter in pass.startersInBuild {
+          try slot.place(chapter, sources: try slot.starter(of: chapter))
         }
-      }
-      if !checksChapters.isEmpty {
-        for chapter in checksChapters {
+        for chapter in pass.graded {
           try slot.place(chapter, sources: submission.chapters[chapter.number] ?? [:])
         }
-        for report in try grader(for: slot, job: job, hidden: hidden).grade(checksChapters) {
+        for report in try grader(for: slot, job: job, hidden: hidden).grade(pass.graded) {
           known[report.chapter.number] = report
         }
       }
@@ -309,6 +300,27 @@ struct ClassGrader: Sendable {
     }
     grade.seconds = (ContinuousClock.now - start).inSeconds
     return grade
+  }
+
+  /// One build and grading of a submission's chapters: which are graded,
+  /// and which of the submission's chapters the build holds as starters.
+  struct Pass: Equatable {
+    var graded: [Curriculum.Chapter]
+    var startersInBuild: [Curriculum.Chapter]
+  }
+
+  /// How `chapters` (the submission's chapters to grade) are graded. A
+  /// chapter whose checks the learner writes is test code: Swift Testing
+  /// runs its traits' initializers as it finds the checks, in every process
+  /// of the test product. So the other chapters are graded in a build that
+  /// holds its starter, and it is graded in a build of its own.
+  static func passes(_ chapters: [Curriculum.Chapter]) -> [Pass] {
+    let checksChapters = chapters.filter(\.writesChecks)
+    let others = chapters.filter { !$0.writesChecks }
+    var passes: [Pass] = []
+    if !others.isEmpty { passes.append(Pass(graded: others, startersInBuild: checksChapters)) }
+    if !checksChapters.isEmpty { passes.append(Pass(graded: checksChapters, startersInBuild: [])) }
+    return passes
   }
 
   /// Whether a chapter's result can stand for any identical code: every
