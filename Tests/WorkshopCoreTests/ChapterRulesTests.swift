@@ -200,6 +200,7 @@ struct ChapterRulesTests {
       "func slow() { Thread.sleep(forTimeInterval: 0.3) }",
       "import Dispatch\nfunc wait() { DispatchQueue.main.sync {} }",
       "func debug() { print(getenv(\"HOME\") != nil) }",
+      "// Testing the pattern below, as XCTest users would.\nfunc isWord(_ s: String) -> Bool { s.wholeMatch(of: /[a-z]+/) != nil }",
       "import Foundation\nfunc size() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: \"/\"))?.count ?? 0 }",
     ])
   func ordinaryFixesBuilt(source: String) {

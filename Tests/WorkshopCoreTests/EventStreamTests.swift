@@ -310,6 +310,32 @@ struct DiagnosticsTests {
     #expect(Diagnostics.chapterNumber(ofPath: "/r/Sources/ConcurrencyTestKit/A.swift") == nil)
   }
 
+  @Test(
+    "A compiler stopped at a limit is read from the tools' own lines, never from a quote of the learner's code"
+  )
+  func stoppedAtLimit() {
+    // As SwiftPM prints a compiler that got SIGXCPU, trimmed.
+    let stopped = """
+      [1/2] Write sources
+      error: compile command failed due to signal 24 (use -v to see invocation)
+      Stack dump:
+      0.\tProgram arguments: /opt/swift/usr/bin/swift-frontend -frontend -c -primary-file /r/Chapters/04-DebouncedSearch/Slow.swift /r/Chapters/04-DebouncedSearch/SearchModel.swift -module-name DebouncedSearch
+      4.\tWhile type-checking 'T17' (at /r/Chapters/04-DebouncedSearch/Slow.swift:18:1)
+      """
+    #expect(Diagnostics.hitLimit(stopped))
+    #expect(Diagnostics.chaptersBeingCompiled(in: stopped) == [4])
+    // A compile error that quotes learner code naming another chapter's file
+    // and the words of a stopped compiler.
+    let quoted = """
+      /r/Chapters/02-TaskGroups/A.swift:3:5: error: cannot find 'x' in scope
+        3 | x // error: compile command failed due to signal 24 (0.\tWhile type-checking (at /r/Chapters/01-TaskTree/D.swift:1:1))
+          |     `- error: cannot find 'x' in scope
+      error: emit-module command failed with exit code 1 (use -v to see invocation)
+      """
+    #expect(!Diagnostics.hitLimit(quoted))
+    #expect(Diagnostics.chaptersBeingCompiled(in: quoted).isEmpty)
+  }
+
   @Test("A crash's reason is the runtime's own words")
   func crashReason() {
     let stderr = """

@@ -349,6 +349,31 @@ struct GradeTests {
   }
 
   @Test(
+    "After an unsandboxed grade, a sandboxed one takes nothing it kept: the starters' results, builds and checks start again"
+  )
+  func unsandboxedStateDistrusted() throws {
+    let course = try Workspace.locate(
+      from: freshCopyOfFixture("workshop-class-unsandboxed-mark", of: "ClassWorkshop"))
+    let kept = course.url(".build/workshop-grade")
+    try? FileManager.default.removeItem(at: kept)
+    let sandboxed = ClassGrader(
+      course: course, jobs: 1, timeLimit: 20, sandbox: Sandbox(bubblewrap: "/nonexistent/bwrap"))
+    // What a sandboxed grade kept stays while nothing ran unsandboxed.
+    try FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
+    try Data("kept".utf8).write(to: sandboxed.startersResultsFile)
+    try sandboxed.distrustStateOfUnsandboxedRuns()
+    #expect(FileManager.default.fileExists(atPath: sandboxed.startersResultsFile.path))
+    // An unsandboxed grade marks the folder; its learners' code could have
+    // written a forged result there.
+    let unsandboxed = ClassGrader(course: course, jobs: 1, timeLimit: 20, sandbox: nil)
+    try unsandboxed.distrustStateOfUnsandboxedRuns()
+    try Data("forged".utf8).write(to: sandboxed.startersResultsFile)
+    try sandboxed.distrustStateOfUnsandboxedRuns()
+    #expect(!FileManager.default.fileExists(atPath: sandboxed.startersResultsFile.path))
+    #expect(!FileManager.default.fileExists(atPath: sandboxed.unsandboxedMark.path))
+  }
+
+  @Test(
     "A chapter whose checks the learner writes is never in the build the other chapters are graded in: its starter is"
   )
   func checksChapterApart() throws {

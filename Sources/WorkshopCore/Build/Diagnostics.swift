@@ -40,20 +40,28 @@ package enum Diagnostics {
 
   /// Whether a compiler or linker process of the build was stopped at a
   /// limit: by `SIGXCPU` (24) or `SIGKILL` (9) at its CPU time, or out of
-  /// memory at its address space.
+  /// memory at its address space. Read from lines the tools start
+  /// themselves, never from a diagnostic's quote of the learner's code
+  /// (` 12 | // failed due to signal 24`).
   static func hitLimit(_ output: String) -> Bool {
-    output.contains("failed due to signal 24") || output.contains("failed due to signal 9 ")
-      || output.contains("LLVM ERROR: out of memory") || output.contains("Memory allocation failed")
+    output.split(separator: "\n").contains { line in
+      (line.hasPrefix("error: ")
+        && (line.contains("failed due to signal 24") || line.contains("failed due to signal 9 ")))
+        || line.hasPrefix("LLVM ERROR: out of memory")
+    }
   }
 
   /// The chapters of the source files the stopped compiler was working on,
-  /// in the order its crash report names them (`Program arguments:` with
-  /// `-primary-file`, then "While type-checking … (at path:line:col)").
+  /// in the order its crash report names them: its numbered lines
+  /// `0.\tProgram arguments: … -primary-file …` and `4.\tWhile type-checking
+  /// … (at path:line:col)`, and no other line.
   static func chaptersBeingCompiled(in output: String) -> [Int] {
     var numbers: [Int] = []
-    for line in output.split(separator: "\n")
-    where line.contains("Program arguments:") || line.contains("While ") {
-      for word in line.split(whereSeparator: { $0 == " " || $0 == "(" || $0 == ")" }) {
+    for line in output.split(separator: "\n") {
+      guard let tab = line.firstIndex(of: "\t"), line[..<tab].wholeMatch(of: /\d+\./) != nil else { continue }
+      let text = line[line.index(after: tab)...]
+      guard text.hasPrefix("Program arguments:") || text.hasPrefix("While ") else { continue }
+      for word in text.split(whereSeparator: { $0 == " " || $0 == "(" || $0 == ")" }) {
         let path = word.split(separator: ":").first.map(String.init) ?? ""
         guard path.hasSuffix(".swift"), let number = chapterNumber(ofPath: path), !numbers.contains(number)
         else { continue }

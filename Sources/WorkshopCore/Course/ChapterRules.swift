@@ -331,16 +331,19 @@ package enum ChapterRules {
 
   /// What is refused, looked for in the raw text of a file with a regex
   /// literal (past one, the tokens may take code for a pattern): a refused
-  /// attribute after `@` (spaces and backticks allowed), `externalMacro`,
-  /// and a testing library's name the chapter may not import, each as a
-  /// word anywhere, comments and strings included. Strict on purpose: it
-  /// costs a learner who writes a regex literal only these words.
+  /// attribute after `@` (spaces and backticks allowed) and `externalMacro`,
+  /// each as a word anywhere, comments and strings included, and a line
+  /// that imports a testing library the chapter may not import. Strict on
+  /// purpose: it costs a learner who writes a regex literal only these words
+  /// (a comment about testing is not one).
   static func rawTextFindings(_ text: String, modules: Set<String>) -> [(line: Int, reason: String)] {
     let words = attributes.keys.sorted().joined(separator: "|")
     let attribute = try! Regex(#"@[\s`]*(?:_\w+|"# + words + #")\b"#).wordBoundaryKind(.simple)
     let testing = testingModules.subtracting(modules).sorted().joined(separator: "|")
-    let word = try! Regex(#"\b(?:externalMacro"# + (testing.isEmpty ? "" : "|" + testing) + #")\b"#)
-      .wordBoundaryKind(.simple)
+    let word = try! Regex(
+      #"\bexternalMacro\b"# + (testing.isEmpty ? "" : #"|\bimport\b.*\b(?:"# + testing + #")\b"#)
+    )
+    .wordBoundaryKind(.simple)
     var found: [(Int, String)] = []
     for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
     where line.contains(attribute) || line.contains(word) {

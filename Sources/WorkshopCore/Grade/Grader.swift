@@ -71,7 +71,7 @@ package struct Grader: Sendable {
   /// Where the versions of components that learners' checks are graded
   /// against are written down: checks run where they cannot read them.
   var hiddenFromChecks: [String] {
-    var folders = [workspace.url("Mutations").path] + alsoHidden
+    var folders = [workspace.url("Mutations").path]
     for chapter in workspace.curriculum.chapters where chapter.writesChecks {
       folders.append(workspace.url(Self.variantsFolder(chapter)).path)
     }
@@ -80,9 +80,6 @@ package struct Grader: Sendable {
     }
     return folders
   }
-  /// More folders the checks must not read (a class's grader hides the
-  /// pristine course's own, see `ClassGrader` in WorkshopInstructor).
-  package var alsoHidden: [String] = []
   /// Called with short progress lines ("Building 12/40") while work goes on.
   var progress: (@Sendable (String) -> Void)?
   /// Called with each chapter's report once it is final, from the thread

@@ -39,7 +39,7 @@ package struct ResultCache: Sendable {
       }
     options =
       "time limit \(grader.timeLimit); race pass \(races); sandbox \(grader.sandbox != nil); "
-      + "runner tests \(grader.runnerTests); hidden \(grader.alsoHidden.sorted())"
+      + "runner tests \(grader.runnerTests)"
     versionsPending = grader.versionsPending
   }
 

@@ -68,16 +68,6 @@ struct ClassGrader: Sendable {
     course.url(".build/workshop-grade/\(index)")
   }
 
-  /// The course's folders no check may read while a submission is graded:
-  /// the fixes, the solutions and the versions of components.
-  var hiddenCourseFolders: [String] {
-    var folders = ["Mutations", "Solutions", ".git"].map { course.url($0).path }
-    for chapter in course.curriculum.chapters where chapter.writesChecks {
-      folders.append(course.url(Grader.variantsFolder(chapter)).path)
-    }
-    return folders
-  }
-
   /// What every submission is graded on, chapter by chapter: the checks of
   /// the pristine course, listed from a build of its starters.
   struct Items: Sendable, Codable {
@@ -97,10 +87,11 @@ struct ClassGrader: Sendable {
     // Called under `report`'s lock only, so never twice at once.
     nonisolated(unsafe) let finished = finished
     let slotCount = min(jobs, paths.count)
+    try distrustStateOfUnsandboxedRuns()
     let slots = try (0..<slotCount).map { try GradingCopy(of: course, at: slotFolder($0)) }
-    // What no learner's code may read: the course's own secrets, the other
-    // jobs' copies, and every submission handed in as a folder.
-    let submissionFolders = paths.filter { Submission.isRealFolder(URL(fileURLWithPath: $0)) }
+    // What no learner's code may read (the course's own secrets, the other
+    // jobs' copies, every submission in any form) is outside the job's copy,
+    // the one folder of the course its sandbox shows (`Sandbox.wrap`).
     let items = try listItems(in: slots[0])
     for (index, slot) in slots.enumerated() where !slot.hasBuilds(of: items.course) {
       try buildStarters(in: slot, job: index, course: items.course)
@@ -114,12 +105,6 @@ struct ClassGrader: Sendable {
     let report = Mutex(())
     let group = DispatchGroup()
     for (slotIndex, slot) in slots.enumerated() {
-      // Never a folder the job's own copy is in (`grade .` hands in the course).
-      let own = slot.copy.root.standardizedFileURL.path + "/"
-      let hidden =
-        (hiddenCourseFolders + submissionFolders
-        + (0..<slotCount).filter { $0 != slotIndex }.map { slotFolder($0).path })
-        .filter { !own.hasPrefix(URL(fileURLWithPath: $0).standardizedFileURL.path + "/") }
       group.enter()
       Thread.detachNewThread {
         defer { group.leave() }
@@ -139,7 +124,7 @@ struct ClassGrader: Sendable {
               flags: [], seconds: 0, reused: 0)
           } else {
             grade = gradeOne(
-              paths[index], name: names[index], in: slot, job: slotIndex, hidden: hidden, items: items,
+              paths[index], name: names[index], in: slot, job: slotIndex, items: items,
               starters: starters)
             // Checked again after: a grade made while the checks changed is none.
             if let changed = courseChange(since: items.course) {
@@ -159,6 +144,7 @@ struct ClassGrader: Sendable {
       }
     }
     group.wait()
+    if sandbox == nil { try? Data().write(to: unsandboxedMark) }
     let all = results.withLock { $0 }
     return (paths.indices.compactMap { all[$0] }, items)
   }
@@ -233,21 +219,19 @@ struct ClassGrader: Sendable {
     try slot.saveBuilds(of: course)
   }
 
-  func grader(for slot: GradingCopy, job: Int = 0, hidden: [String]? = nil) -> Grader {
+  func grader(for slot: GradingCopy, job: Int = 0) -> Grader {
     var sandbox = self.sandbox
     sandbox?.user = Sandbox.nobody - 1 - job
-    var grader = Grader(
+    return Grader(
       workspace: slot.copy, variant: .chapters, timeLimit: timeLimit,
       isolation: sandbox.map { .sandbox($0) } ?? .none)
-    grader.alsoHidden = hidden ?? hiddenCourseFolders
-    return grader
   }
 
   /// Grades one submission in `slot`, which every chapter it does not
   /// grade holds as the course shipped it: nothing of an earlier submission
   /// is built beside this one's.
   private func gradeOne(
-    _ path: String, name: String, in slot: GradingCopy, job: Int, hidden: [String], items: Items,
+    _ path: String, name: String, in slot: GradingCopy, job: Int, items: Items,
     starters: [String: ChapterReport]
   ) -> SubmissionGrade {
     let start = ContinuousClock.now
@@ -290,7 +274,7 @@ struct ClassGrader: Sendable {
         for chapter in pass.graded {
           try slot.place(chapter, sources: submission.chapters[chapter.number] ?? [:])
         }
-        for report in try grader(for: slot, job: job, hidden: hidden).grade(pass.graded) {
+        for report in try grader(for: slot, job: job).grade(pass.graded) {
           known[report.chapter.number] = report
         }
       }
@@ -321,64 +305,5 @@ struct ClassGrader: Sendable {
     if !others.isEmpty { passes.append(Pass(graded: others, startersInBuild: checksChapters)) }
     if !checksChapters.isEmpty { passes.append(Pass(graded: checksChapters, startersInBuild: [])) }
     return passes
-  }
-
-  /// Whether a chapter's result can stand for any identical code: every
-  /// check finished in its own run, nothing crashed or ran out of time, and
-  /// the race check ran if it was due. A crash or a time limit can come
-  /// from the machine's load or another job, not from the code alone.
-  static func isShareable(_ report: ChapterReport) -> Bool {
-    if report.crash != nil || report.timeLimit != nil { return false }
-    if report.checks.contains(where: { $0.status == .interrupted }) { return false }
-    if case .notRun? = report.raceCheck { return false }
-    return true
-  }
-
-  /// What identifies a chapter's code: every file's path and text, whole
-  /// (a hash that is not collision-resistant could be matched on purpose).
-  static func key(_ chapter: Curriculum.Chapter, _ sources: [String: String]) -> String {
-    var key = "\(chapter.number)"
-    for path in sources.keys.sorted() {
-      key += "\u{0}\(path)\u{0}\(sources[path]!.utf8.count)\u{0}\(sources[path]!)"
-    }
-    return key
-  }
-
-  /// The starters' results, with the course they were graded from.
-  struct StartersResults: Codable {
-    var course: Fingerprint.Inputs
-    /// By ``key(_:_:)`` of the starter's code.
-    var byKey: [String: ChapterReport]
-  }
-
-  /// Where the starters' results are kept: beside the jobs' copies, never in
-  /// a folder a sandboxed build or run can write.
-  var startersResultsFile: URL { course.url(".build/workshop-grade/starters-results.json") }
-
-  /// Every chapter's starter, graded once in `slot` holding nothing but the
-  /// pristine course and the starters' build folders; kept while the course
-  /// is the same. Only results that are facts of the code are kept.
-  func startersResults(in slot: GradingCopy, items: Items) throws -> [String: ChapterReport] {
-    if let data = try? Data(contentsOf: startersResultsFile),
-      let kept = try? JSONDecoder().decode(StartersResults.self, from: data), kept.course == items.course
-    {
-      return kept.byKey
-    }
-    progress?("Grading the starters")
-    try slot.syncCourse()
-    try slot.restoreBuilds()
-    var keys: [Int: String] = [:]
-    for chapter in course.curriculum.chapters {
-      let sources = try slot.starter(of: chapter)
-      keys[chapter.number] = Self.key(chapter, sources)
-      try slot.place(chapter, sources: sources)
-    }
-    var byKey: [String: ChapterReport] = [:]
-    for report in try grader(for: slot).grade(course.curriculum.chapters) where Self.isShareable(report) {
-      if let key = keys[report.chapter.number] { byKey[key] = report }
-    }
-    try? JSONEncoder().encode(StartersResults(course: items.course, byKey: byKey))
-      .write(to: startersResultsFile, options: .atomic)
-    return byKey
   }
 }

@@ -115,8 +115,10 @@ struct Submission: Sendable {
       let violations = chapter.attacksTheGrader ? [] : ChapterRules.violations(in: sources, of: chapter)
       let found = Set(violations.map { "Chapters/\(chapter.folder)/\($0.path):\($0.line)" })
       submission.flags.removeAll { found.contains($0.location) }
+      let refusedLines = Set(violations.filter(\.isRefused).map { "\($0.path):\($0.line)" })
       var flagged: Set<String> = []
-      for violation in violations.sorted(by: { $0.isRefused && !$1.isRefused }) {
+      for violation in violations
+      where violation.isRefused || !refusedLines.contains("\(violation.path):\(violation.line)") {
         let location = "Chapters/\(chapter.folder)/\(violation.path):\(violation.line)"
         guard flagged.insert(location).inserted else { continue }
         let lines = sources[violation.path]?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
