@@ -16,6 +16,20 @@
 //
 // It answers as the generated one does: `--testing-library swift-testing`
 // runs the Swift Testing tests, anything else XCTest's (there are none).
+//
+// With `WORKSHOP_SEALED_STREAM=1` (every run of the grader's) it also seals
+// the event stream: it reads a key of the grader's from standard input
+// before any code under test can run, keeps it only in the closure that
+// writes the stream, and hands Swift Testing that closure instead of the
+// stream's path (Swift Testing's ABI entry point, `swt_abiv0_getEntryPoint`).
+// Each record goes out sealed (see `StreamSeal`): a line that code under
+// test writes into the stream, found by its descriptor, has no valid seal.
+
+import Foundation
+import Synchronization
+// The seal (`Anchor/StreamSeal.swift`), in the target that makes SwiftPM
+// find this file: the fixtures' and the course's builds all have it.
+import TestEntryPointAnchor
 
 #if canImport(Testing)
   import Testing
@@ -33,6 +47,9 @@ struct TestEntryPoint {
       .first { $0.0 == "--testing-library" }?.1.lowercased() ?? "xctest"
     #if canImport(Testing)
       if library == "swift-testing" {
+        if ProcessInfo.processInfo.environment["WORKSHOP_SEALED_STREAM"] == "1" {
+          await runSealed(arguments)
+        }
         await Testing.__swiftPMEntryPoint() as Never
       }
     #endif
@@ -41,3 +58,103 @@ struct TestEntryPoint {
     #endif
   }
 }
+
+#if canImport(Testing)
+  /// Swift Testing's ABI entry point, version 0: the configuration as JSON,
+  /// and a closure that gets each record of the event stream.
+  typealias ABIEntryPoint =
+    @convention(thin) @Sendable (
+      _ configurationJSON: UnsafeRawBufferPointer?,
+      _ recordHandler: @escaping @Sendable (_ recordJSON: UnsafeRawBufferPointer) -> Void
+    ) async throws -> Bool
+
+  @_silgen_name("swt_abiv0_getEntryPoint")
+  func abiEntryPoint() -> UnsafeRawPointer
+
+  /// Runs the checks the grader's `arguments` name, writing the event
+  /// stream sealed, and exits: 0 when every check passed, 1 otherwise.
+  func runSealed(_ arguments: [String]) async -> Never {
+    // The key first, before anything runs that code under test could be in.
+    var key = [UInt8](repeating: 0, count: StreamSeal.keySize)
+    var read = 0
+    while read < key.count {
+      let count = key.withUnsafeMutableBytes { bytes in
+        Foundation.read(0, bytes.baseAddress! + read, bytes.count - read)
+      }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { break }
+      read += count
+    }
+    // Nothing else is read from standard input: what follows sees an end.
+    let empty = open("/dev/null", O_RDONLY)
+    if empty >= 0, empty != 0 {
+      dup2(empty, 0)
+      close(empty)
+    }
+    var configuration = __CommandLineArguments_v0()
+    var path: String?
+    var index = arguments.startIndex
+    while index < arguments.endIndex {
+      let value = arguments.index(after: index) < arguments.endIndex ? arguments[index + 1] : nil
+      switch (arguments[index], value) {
+      case ("--filter", let value?): configuration.filter = (configuration.filter ?? []) + [value]
+      case ("--skip", let value?): configuration.skip = (configuration.skip ?? []) + [value]
+      case ("--event-stream-output-path", let value?): path = value
+      case ("--event-stream-version", let value?): configuration.eventStreamSchemaVersion = value
+      case ("--attachments-path", let value?): configuration.attachmentsPath = value
+      case ("--no-parallel", _): configuration.parallel = false
+      default: break
+      }
+      index += 1
+    }
+    // Without a whole key (an exit test's child process, started by Swift
+    // Testing with nothing on its standard input) nothing is written: such
+    // a child reports to its parent on a channel of Swift Testing's own.
+    let writer = SealedWriter(
+      descriptor: read == key.count
+        ? path.map { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) } ?? -1 : -1,
+      seal: StreamSeal(key: key))
+    for index in key.indices { key[index] = 0 }
+    let handler: @Sendable (UnsafeRawBufferPointer) -> Void = { writer.write($0) }
+    let entryPoint = unsafeBitCast(abiEntryPoint(), to: ABIEntryPoint.self)
+    do {
+      let json = try JSONEncoder().encode(configuration)
+      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: json.count, alignment: 1)
+      buffer.copyBytes(from: json)
+      let passed = try await entryPoint(UnsafeRawBufferPointer(buffer), handler)
+      exit(passed ? 0 : 1)
+    } catch {
+      FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+      exit(1)
+    }
+  }
+
+  /// Writes records to the grader's stream, each sealed with the next number.
+  final class SealedWriter: Sendable {
+    private let descriptor: Int32
+    private let state: Mutex<(seal: StreamSeal, number: UInt64)>
+
+    init(descriptor: Int32, seal: StreamSeal) {
+      self.descriptor = descriptor
+      state = Mutex((seal, 0))
+    }
+
+    func write(_ record: UnsafeRawBufferPointer) {
+      guard descriptor >= 0 else { return }
+      state.withLock { state in
+        var line = state.seal.sealed(record, number: state.number)
+        line.append(UInt8(ascii: "\n"))
+        state.number += 1
+        line.withUnsafeBytes { bytes in
+          var written = 0
+          while written < bytes.count {
+            let count = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return }
+            written += count
+          }
+        }
+      }
+    }
+  }
+#endif

@@ -44,6 +44,13 @@ let courseTable = SubcommandTable(
 /// The repository's own checkout.
 let courseRoot = fixture.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+/// Whether the grader's builds here seal the event stream (Linux: see `StreamSeal`).
+#if os(Linux)
+  let sealedPlatform = true
+#else
+  let sealedPlatform = false
+#endif
+
 /// The fixture chapters that attack the grader itself, graded in their own suite.
 let attackChapters: Set<Int> = [8, 9]
 
@@ -85,7 +92,7 @@ struct EndToEndTests {
   @Test("Every chapter is graded, in course order")
   func allChapters() async throws {
     let reports = try await graded.value.reports
-    #expect(reports.map(\.chapter.number) == [1, 2, 3, 4, 5, 6, 7, 10, 11])
+    #expect(reports.map(\.chapter.number) == [1, 2, 3, 4, 5, 6, 7, 10, 11, 12])
   }
 
   @Test("A chapter whose checks all pass is done")
@@ -213,6 +220,31 @@ struct EndToEndTests {
     #expect(
       rewrites.checks.first?.issues.first?.description.contains("something other than Swift Testing wrote")
         == true)
+  }
+
+  @Test(
+    "A check's end that code under test writes into the event stream, found by its descriptor, counts for nothing: every line the grader reads is sealed",
+    .enabled(
+      if: sealedPlatform, "the stream is sealed by the grader's test entry point, which SwiftPM uses on Linux"
+    ))
+  func forgesVerdict() async throws {
+    let forged = try await report(12)
+    #expect(forged.passed == 0)
+    #expect(
+      forged.checks.first?.issues.first?.description.contains("something other than Swift Testing wrote")
+        == true,
+      "\(forged.checks)")
+    // The attack is real: the same product, its stream written by Swift
+    // Testing itself and not sealed, reports the forged end as a pass.
+    let workspace = try await graded.value.workspace
+    var build = try Grader(workspace: workspace, variant: .chapters).build()
+    #expect(build.sealsStream)
+    build.sealsStream = false
+    let unsealed = TestRun(build: build, environment: Grader.childEnvironment, sandbox: nil).run(
+      filter: "^ForgesVerdictTests\\.", timeLimit: 20)
+    #expect(unsealed.isComplete)
+    #expect(unsealed.summary.issues.values.allSatisfy { $0.isEmpty }, "\(unsealed.summary.issues)")
+    #expect(unsealed.summary.ended.contains { $0.contains("value()") }, "\(unsealed.summary)")
   }
 
   @Test(

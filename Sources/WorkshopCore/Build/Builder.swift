@@ -18,6 +18,10 @@ package struct Build: Sendable {
   package var brokenChapters: [Int: [String]]
   /// The sanitizer the product was built with, if any.
   var sanitizer: Sanitizer? = nil
+  /// Whether the product's entry point is the grader's, which seals the
+  /// event stream with a key handed to it (`Tests/EntryPoint/XCTMain.swift`,
+  /// Linux): every run of it is then read as sealed (see `StreamSeal`).
+  var sealsStream = false
 }
 
 /// A sanitizer a build can be instrumented with.
@@ -112,7 +116,9 @@ package struct Builder: Sendable {
           leftOut: leftOut.sorted()
         )
         .save(to: recordFile)
-        return Build(product: product, launcher: launcher, brokenChapters: broken, sanitizer: sanitizer)
+        return Build(
+          product: product, launcher: launcher, brokenChapters: broken, sanitizer: sanitizer,
+          sealsStream: sealsStream)
       }
       let newlyBroken = try attribute(outcome, alreadyBroken: broken)
       broken.merge(newlyBroken) { old, _ in old }
@@ -129,7 +135,19 @@ package struct Builder: Sendable {
       (last.runnerTests ?? false) == runnerTests, (last.leftOut ?? []) == leftOut.sorted(),
       let product = try? launcher.product(in: debugFolder), last.product == Fingerprint.identity(of: product)
     else { return nil }
-    return Build(product: product, launcher: launcher, brokenChapters: [:], sanitizer: sanitizer)
+    return Build(
+      product: product, launcher: launcher, brokenChapters: [:], sanitizer: sanitizer,
+      sealsStream: sealsStream)
+  }
+
+  /// Whether this build's product has the grader's sealing entry point:
+  /// on Linux, when the workspace has it (which also spares the index).
+  var sealsStream: Bool {
+    #if os(Linux)
+      workspace.hasTestEntryPoint
+    #else
+      false
+    #endif
   }
 
   // MARK: - One chapter's problems stay in that chapter

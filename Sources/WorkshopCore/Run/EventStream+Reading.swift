@@ -32,9 +32,18 @@ extension EventStream {
     /// How many bytes of the stream were read: up to the end of its last
     /// complete line.
     private(set) var consumed = 0
+    /// Set once a line of a sealed stream is not sealed, or sealed out of
+    /// order: nothing after it is read, and the run counts for nothing.
+    private(set) var isForged = false
     private let decoder = JSONDecoder()
+    /// The seal every line must carry, numbered from 0; nil for a stream
+    /// Swift Testing writes itself (macOS, learners' `swift test`).
+    private let seal: StreamSeal?
+    private var lines: UInt64 = 0
 
-    init() {}
+    init(seal: StreamSeal? = nil) {
+      self.seal = seal
+    }
 
     /// Decodes the complete lines of `bytes`, the stream from ``consumed``
     /// on; with `final`, the last line too, complete or not.
@@ -45,8 +54,18 @@ extension EventStream {
         guard let end = bytes[start...].firstIndex(of: newline) ?? (final ? bytes.endIndex : nil) else {
           break
         }
-        let line = bytes[start..<end]
-        if !line.isEmpty, let record = try? decoder.decode(Record.self, from: line) { records.append(record) }
+        var line = bytes[start..<end]
+        if let seal, !isForged {
+          if let record = seal.opened(line, number: lines) {
+            line = record
+            lines += 1
+          } else {
+            isForged = true
+          }
+        }
+        if !line.isEmpty, !isForged, let record = try? decoder.decode(Record.self, from: line) {
+          records.append(record)
+        }
         start = end < bytes.endIndex ? bytes.index(after: end) : end
       }
       consumed += bytes.distance(from: bytes.startIndex, to: start)

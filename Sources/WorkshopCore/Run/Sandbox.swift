@@ -201,12 +201,12 @@ package struct Sandbox: Sendable, Equatable {
   /// runs another (the program itself by default).
   package func run(
     _ command: TestLauncher.Command, shared: URL, timeLimit: Double, tick: (() -> Void)? = nil,
-    readOnly: Bool = false, files: [Int32: String] = [:], reaching: [String]? = nil
+    readOnly: Bool = false, files: [Int32: String] = [:], reaching: [String]? = nil, input: [UInt8]? = nil
   ) throws -> ProcessOutcome {
     share(shared)
     return try run(
       wrapped: wrap(command, shared: shared, readOnly: readOnly, reaching: reaching), timeLimit: timeLimit,
-      tick: tick, files: files)
+      tick: tick, files: files, input: input)
   }
 
   /// Runs a command ``wrap(_:writable:reaching:temporaryFolder:)`` made and
@@ -214,7 +214,7 @@ package struct Sandbox: Sendable, Equatable {
   /// ``run(_:shared:timeLimit:tick:)``).
   func run(
     wrapped: TestLauncher.Command, timeLimit: Double, poll: ((String) -> Void)? = nil,
-    tick: (() -> Void)? = nil, files: [Int32: String] = [:]
+    tick: (() -> Void)? = nil, files: [Int32: String] = [:], input: [UInt8]? = nil
   ) throws -> ProcessOutcome {
     // Outside the shared folder, where code under test cannot replace it.
     let info = TemporaryFolder.shared.url.appendingPathComponent("sandbox-\(UUID().uuidString).json")
@@ -245,7 +245,7 @@ package struct Sandbox: Sendable, Equatable {
         readInit()
         tick?()
       },
-      files: files.merging([3: info.path]) { _, info in info })
+      files: files.merging([3: info.path]) { _, info in info }, input: input)
     killedBubblewrap = outcome.timedOut
     outcome.termination = outcome.termination.unwrapped
     return outcome

@@ -69,10 +69,12 @@ package struct TestRun: Sendable {
   /// Runs the product with Swift Testing's `arguments`, in the sandbox if
   /// there is one, writing only in `folder`.
   private func run(
-    _ arguments: [String], writingIn folder: URL, timeLimit: Double, tick: (() -> Void)? = nil
+    _ arguments: [String], writingIn folder: URL, timeLimit: Double, tick: (() -> Void)? = nil,
+    seal key: [UInt8]? = nil
   ) throws -> ProcessOutcome {
     var environment = self.environment
     environment["NO_COLOR"] = "1"
+    if key != nil { environment["WORKSHOP_SEALED_STREAM"] = "1" }
     if build.sanitizer == .thread {
       // In the sandbox, the logs go to its private /tmp, whose size is
       // capped, and are handed out after the run (see below).
@@ -108,7 +110,8 @@ package struct TestRun: Sendable {
         environment: command.environment)
       return try sandbox.run(
         wrapper, shared: folder, timeLimit: timeLimit, tick: tick, readOnly: true,
-        files: [4: Self.racesFile(of: folder).path], reaching: [wrapper.executable, command.executable])
+        files: [4: Self.racesFile(of: folder).path], reaching: [wrapper.executable, command.executable],
+        input: key)
     }
     // Unsandboxed, a shell stands between the grader and the test process,
     // so that code signalling its parent (`getppid()`) stops or kills the
@@ -124,7 +127,7 @@ package struct TestRun: Sendable {
     script += #""$@"; exit $?"#
     var outcome = try Subprocess.run(
       "/bin/sh", ["-c", script, "sh", command.executable] + command.arguments,
-      environment: passed, timeout: timeLimit, tick: tick)
+      environment: passed, timeout: timeLimit, tick: tick, input: key)
     outcome.termination = outcome.termination.unwrapped
     return outcome
   }
@@ -155,10 +158,14 @@ package struct TestRun: Sendable {
       stream.finish()
       try? FileManager.default.removeItem(at: folder)
     }
+    // A fresh key for every process, when its entry point seals the stream:
+    // then only lines sealed with it, numbered in order, are records.
+    let key = build.sealsStream ? StreamSeal.makeKey() : nil
+    let seal = key.map { StreamSeal(key: $0) }
     do {
       let start = ContinuousClock.now
       var said = 0
-      var reader = EventStream.RecordReader()
+      var reader = EventStream.RecordReader(seal: seal)
       let tick: (() -> Void)? = running.map { running in
         {
           let seconds = Int((ContinuousClock.now - start).inSeconds)
@@ -181,15 +188,18 @@ package struct TestRun: Sendable {
         try FileManager.default.createDirectory(at: attachments, withIntermediateDirectories: true)
         arguments += ["--attachments-path", attachments.path]
       }
-      let process = try run(arguments, writingIn: folder, timeLimit: timeLimit, tick: tick)
+      let process = try run(arguments, writingIn: folder, timeLimit: timeLimit, tick: tick, seal: key)
       outcome.termination = process.termination
       outcome.timedOut = process.timedOut
       outcome.standardError = process.standardError
     } catch {
       outcome.startError = "\(error)"
     }
-    let records = EventStream.records(fromJSONLines: stream.text)
-    outcome.summary = EventStream.summary(of: EventStream.readingAttachments(records, savedIn: attachments))
+    var reader = EventStream.RecordReader(seal: seal)
+    reader.read(stream.bytes(from: 0), final: true)
+    outcome.summary = EventStream.summary(
+      of: EventStream.readingAttachments(reader.records, savedIn: attachments))
+    if reader.isForged { outcome.summary.isTampered = true }
     if stream.overflowed.load(ordering: .acquiring) { outcome.summary.isTampered = true }
     if build.sanitizer == .thread {
       if sandbox != nil {

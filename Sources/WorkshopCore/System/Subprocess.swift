@@ -105,7 +105,8 @@ package enum Subprocess {
     timeout: Double? = nil,
     poll: ((String) -> Void)? = nil,
     tick: (() -> Void)? = nil,
-    files: [Int32: String] = [:]
+    files: [Int32: String] = [:],
+    input: [UInt8]? = nil
   ) throws -> ProcessOutcome {
     let scratch = try TemporaryFolder.shared.makeFolder("process")
     defer { try? FileManager.default.removeItem(at: scratch) }
@@ -122,7 +123,28 @@ package enum Subprocess {
     #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    // Standard input: `input` through a pipe that holds nothing else and
+    // has no name (written whole and closed before the child starts: it
+    // fits the pipe's buffer), or nothing.
+    var inputPipe: [Int32] = [-1, -1]
+    defer {
+      for end in inputPipe where end >= 0 { close(end) }
+    }
+    if let input {
+      guard input.count <= 4096, pipe(&inputPipe) == 0 else {
+        throw SubprocessError(description: "cannot start \(executable): cannot prepare its input")
+      }
+      for end in inputPipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+      let written = input.withUnsafeBytes { write(inputPipe[1], $0.baseAddress, $0.count) }
+      close(inputPipe[1])
+      inputPipe[1] = -1
+      guard written == input.count else {
+        throw SubprocessError(description: "cannot start \(executable): cannot write its input")
+      }
+      posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
+    } else {
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    }
     posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     // Nothing else of the runner's: a descriptor some library opened without

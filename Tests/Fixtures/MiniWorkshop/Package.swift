@@ -3,8 +3,9 @@
 // A tiny workshop for the runner's end-to-end tests: one chapter per way a
 // learner's code can end (passing, failing, crashing, hanging, not compiling)
 // and per thing it can do to the grader (exit early, rewrite its event
-// stream, rewrite its checks or the test product, leave processes behind and
-// signal its parent, define @main, ship a C file).
+// stream, write its check's end into the stream, rewrite its checks or the
+// test product, leave processes behind and signal its parent, define @main,
+// ship a C file).
 // Like the real Package.swift, it honours WORKSHOP_SKIP.
 
 import Foundation
@@ -12,7 +13,7 @@ import PackageDescription
 
 let chapters = [
   "01-Passing", "02-Failing", "03-Crashing", "04-Hanging", "05-Broken", "06-ExitsEarly", "07-RewritesStream",
-  "08-Tampers", "09-Escapes", "10-EntryPoint", "11-OtherLanguage",
+  "08-Tampers", "09-Escapes", "10-EntryPoint", "11-OtherLanguage", "12-ForgesVerdict",
 ]
 let skipped = Set(
   (Context.environment["WORKSHOP_SKIP"] ?? "").split(separator: ",").compactMap { Int($0) })

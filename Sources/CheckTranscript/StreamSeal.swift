@@ -1,0 +1,1 @@
+../../Tests/EntryPoint/Anchor/StreamSeal.swift
