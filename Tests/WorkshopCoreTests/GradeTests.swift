@@ -473,6 +473,39 @@ struct GradeTests {
     #expect(ContinuousClock.now - start < .seconds(90))
   }
 
+  @Test(
+    "A submission that takes longer than its time budget is stopped there and says so; the next one is graded",
+    .enabled(if: Sandbox.current != nil, "needs the sandbox (bubblewrap), which enforces the budget"))
+  func submissionBudget() async throws {
+    let fixture = try await graded.value.fixture
+    // A chapter 01 that spins in its checks, and a submission after it.
+    try fixture.copy("Chapters", to: "spins/Chapters")
+    try fixture.write(
+      "public func add(_ a: Int, _ b: Int) -> Int { while a >= 0 {}; return a + b }\n",
+      to: "spins/Chapters/01-Adder/Adder.swift")
+    try fixture.copy("Chapters", to: "after/Chapters")
+    try fixture.write(
+      "public func add(_ a: Int, _ b: Int) -> Int { a + b }\n", to: "after/Chapters/01-Adder/Adder.swift")
+    let course = try Workspace.locate(from: fixture.course)
+    var grader = ClassGrader(course: course, jobs: 1, timeLimit: 60, sandbox: Sandbox.current)
+    // Enough to build it (the build folders are warm), not to wait for the
+    // chapter's own limit of 60 s.
+    grader.budget = 25
+    let names = ["spins", "after"]
+    let start = ContinuousClock.now
+    let (grades, _) = try grader.grade(
+      names.map { fixture.submissions.appendingPathComponent($0).path }, names: names
+    ) { _, _ in }
+    #expect(ContinuousClock.now - start < .seconds(90))
+    let spins = try #require(grades.first)
+    let said = (spins.notGraded.map { [$0] } ?? []) + spins.flags.map(\.reason)
+    #expect(said.contains { $0.contains("time budget (25 s)") }, "\(said)")
+    #expect(spins.reports.first?.checks.allSatisfy { $0.status != .passed } ?? true)
+    let after = try #require(grades.last)
+    #expect(after.notGraded == nil)
+    #expect(after.reports.first?.checks.filter { $0.status == .passed }.count == 2)
+  }
+
   /// One submission per way of reaching outside the exercise that a learner
   /// found: each chapter 01, written against the starter's `add`.
   static let attacks: [(name: String, code: String, line: Int, reason: String)] = [

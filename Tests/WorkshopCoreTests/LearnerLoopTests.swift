@@ -98,10 +98,12 @@ struct LearnerLoopTests {
     // An anchor folder without its Swift file (a learner may delete it)
     // declares no target: SwiftPM would find no entry
     // point, so the build keeps its index.
-    let anchorFile = workspace.url(Workspace.testEntryPointFolder + "/Anchor/Anchor.swift")
-    try files.removeItem(at: anchorFile)
+    let anchor = workspace.url(Workspace.testEntryPointFolder + "/Anchor")
+    for file in try files.contentsOfDirectory(atPath: anchor.path) where file.hasSuffix(".swift") {
+      try files.removeItem(at: anchor.appendingPathComponent(file))
+    }
     // What Finder leaves in a folder it showed is no Swift file either.
-    try Data().write(to: anchorFile.deletingLastPathComponent().appendingPathComponent(".DS_Store"))
+    try Data().write(to: anchor.appendingPathComponent(".DS_Store"))
     #if os(Linux)
       #expect(
         !Builder(workspace: workspace, variant: .chapters, environment: [:]).swiftBuildArguments.contains(

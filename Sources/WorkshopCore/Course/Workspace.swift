@@ -55,15 +55,13 @@ package struct Workspace: Sendable {
     #endif
   }
 
-  /// Whether the test entry point and its anchor target, with a Swift file
-  /// (SwiftPM drops a target without one, and then finds no entry point),
-  /// are here.
+  /// Whether the test entry point and its anchor target, with the seal the
+  /// entry point imports from it, are here (SwiftPM drops a target without
+  /// a Swift file, and then finds no entry point).
   var hasTestEntryPoint: Bool {
     let folder = url(Self.testEntryPointFolder)
-    let anchor =
-      (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Anchor").path))
     return FileManager.default.fileExists(atPath: folder.appendingPathComponent("XCTMain.swift").path)
-      && (anchor ?? []).contains { $0.hasSuffix(".swift") }
+      && FileManager.default.fileExists(atPath: folder.appendingPathComponent("Anchor/StreamSeal.swift").path)
   }
 
   /// Finds the workspace at `start` or the nearest folder above it.

@@ -41,6 +41,15 @@ package struct Sandbox: Sendable, Equatable {
   /// process limit counts every process of a user: sandboxes that must not
   /// share it (the jobs of `workshop grade`) each get a user of their own.
   package var user = Sandbox.nobody
+  /// When set, no process of this sandbox runs past it, and none starts
+  /// after it: `grade` gives each submission a budget of time this way
+  /// (``BudgetSpent``), whatever its chapters make the grader build and run.
+  package var deadline: ContinuousClock.Instant? = nil
+
+  /// Why a process was not started: the sandbox's ``deadline`` had passed.
+  package struct BudgetSpent: Error, CustomStringConvertible {
+    package var description: String { "the submission's time budget was spent before this step" }
+  }
 
   /// The sandbox of this machine, if it has one.
   package static let current: Sandbox? = {
@@ -216,6 +225,12 @@ package struct Sandbox: Sendable, Equatable {
     wrapped: TestLauncher.Command, timeLimit: Double, poll: ((String) -> Void)? = nil,
     tick: (() -> Void)? = nil, files: [Int32: String] = [:], input: [UInt8]? = nil
   ) throws -> ProcessOutcome {
+    var timeLimit = timeLimit
+    if let deadline {
+      let left = (deadline - ContinuousClock.now).inSeconds
+      guard left > 0 else { throw BudgetSpent() }
+      timeLimit = min(timeLimit, left)
+    }
     // Outside the shared folder, where code under test cannot replace it.
     let info = TemporaryFolder.shared.url.appendingPathComponent("sandbox-\(UUID().uuidString).json")
     var initProcess: pid_t?

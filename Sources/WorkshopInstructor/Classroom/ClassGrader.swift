@@ -219,9 +219,10 @@ struct ClassGrader: Sendable {
     try slot.saveBuilds(of: course)
   }
 
-  func grader(for slot: GradingCopy, job: Int = 0) -> Grader {
+  func grader(for slot: GradingCopy, job: Int = 0, deadline: ContinuousClock.Instant? = nil) -> Grader {
     var sandbox = self.sandbox
     sandbox?.user = Sandbox.nobody - 1 - job
+    sandbox?.deadline = deadline
     return Grader(
       workspace: slot.copy, variant: .chapters, timeLimit: timeLimit,
       isolation: sandbox.map { .sandbox($0) } ?? .none)
@@ -235,6 +236,7 @@ struct ClassGrader: Sendable {
     starters: [String: ChapterReport]
   ) -> SubmissionGrade {
     let start = ContinuousClock.now
+    let deadline = start + .seconds(budget)
     var grade = SubmissionGrade(
       name: name, source: path, reports: [], notGraded: nil, ignored: [], flags: [], seconds: 0, reused: 0)
     do {
@@ -274,16 +276,36 @@ struct ClassGrader: Sendable {
         for chapter in pass.graded {
           try slot.place(chapter, sources: submission.chapters[chapter.number] ?? [:])
         }
-        for report in try grader(for: slot, job: job).grade(pass.graded) {
+        for report in try grader(for: slot, job: job, deadline: deadline).grade(pass.graded) {
           known[report.chapter.number] = report
         }
       }
       grade.reports = course.curriculum.chapters.compactMap { known[$0.number] }
+    } catch is Sandbox.BudgetSpent {
+      grade.notGraded = Self.budgetSpent(budget)
     } catch {
       grade.notGraded = "\(error)"
     }
+    if grade.notGraded == nil, sandbox != nil, ContinuousClock.now >= deadline {
+      // What ran past the budget was stopped: its chapters' results say
+      // so as time limits; the instructor sees why.
+      grade.flags.append(
+        ReviewScan.Flag(location: "(whole submission)", reason: Self.budgetSpent(budget), code: ""))
+    }
     grade.seconds = (ContinuousClock.now - start).inSeconds
     return grade
+  }
+
+  /// The most time, in seconds, that building and running one submission's
+  /// code may take, in the sandbox: its chapters' own time limits add up to
+  /// far less, but what a submission makes the grader do (builds stopped at
+  /// a limit and done again, checks that hang alone, the race pass, the
+  /// versions chapter 13's checks run against) must end too.
+  var budget: Double = 15 * 60
+
+  /// What the report says of a submission that used all of ``budget``.
+  static func budgetSpent(_ budget: Double) -> String {
+    "stopped when it had used its time budget (\(Int(budget)) s): building and checking it took longer"
   }
 
   /// One build and grading of a submission's chapters: which are graded,
