@@ -711,6 +711,13 @@ struct ReviewScanTests {
         "casts unsafely (function pointers or types)"
       ),
       ("let s = \"\\(getenv(\"X\"))\"", "reads or changes the environment"),
+      ("let r = realpath(\"/proc/self/fd/3\", nil)", "reads or writes files"),
+      ("ftw(\"/proc/self/fd\", visit, 4)", "reads or writes files"),
+      ("closefrom(3)", "uses file descriptors"),
+      ("dup2(empty, 4)", "uses file descriptors"),
+      ("close(descriptor)", "uses file descriptors"),
+      ("let p = UnsafeMutableRawPointer(bitPattern: 0x1000)", "reaches raw memory (unsafe pointers)"),
+      ("key.withUnsafeBytes { print($0) }", "reaches raw memory (unsafe pointers)"),
     ])
   func flagged(code: String, reason: String) {
     let flags = ReviewScan.scan(["Chapters/01-X/A.swift": "// a line\n" + code])
@@ -733,6 +740,9 @@ struct ReviewScanTests {
       "let message = \"call exit(1) and kill(pid)\"",
       "waiters.remove(at: 0); queue.signal(); task.cancel()",
       "let text = \"\"\"\n  FileManager.default\n  \"\"\"",
+      "deinit { close() }",
+      "await withUnsafeContinuation { (c: UnsafeContinuation<Void, Never>) in c.resume() }",
+      "let task = withUnsafeCurrentTask { $0 != nil }",
     ])
   func notFlagged(code: String) {
     #expect(ReviewScan.scan(["A.swift": code]) == [])

@@ -47,8 +47,16 @@ package enum ReviewScan {
       "starts a process"
     ),
     (
-      #"\bFileManager\b|\bFileHandle\b|\.write\s*\(\s*to(?:File)?\s*:|(?:^|[^.\w])(?:fopen|freopen|open|openat|creat|unlink|ftruncate|mkdir|rmdir|fwrite)\s*\("#,
+      #"\bFileManager\b|\bFileHandle\b|\.write\s*\(\s*to(?:File)?\s*:|(?:^|[^.\w])(?:fopen|freopen|open|openat|creat|unlink|ftruncate|mkdir|rmdir|fwrite|realpath|readlink|opendir|scandir|n?ftw|glob)\s*\("#,
       "reads or writes files"
+    ),
+    (
+      #"\bFileDescriptor\b|(?:^|[^.\w])(?:dup[23]?|fcntl|lseek|closefrom|pipe)\s*\(|(?:^|[^.\w])close\s*\(\s*[^)\s]"#,
+      "uses file descriptors"
+    ),
+    (
+      #"\bUnsafe(?:Mutable)?(?:Raw)?(?:Buffer)?Pointer\b|\bOpaquePointer\b|\bwithUnsafe(?:Mutable)?(?:Bytes|BufferPointer|Pointer)\b|\b(?:withMemoryRebound|assumingMemoryBound|bindMemory|unsafeAddress)\b"#,
+      "reaches raw memory (unsafe pointers)"
     ),
     (#"\b(?:Data|String|NSString)\s*\(\s*contentsOf"#, "reads files"),
     (#"#(?:file|filePath|fileID)\b"#, "uses its own source file's path"),
