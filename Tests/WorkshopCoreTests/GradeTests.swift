@@ -711,8 +711,8 @@ struct ReviewScanTests {
         "casts unsafely (function pointers or types)"
       ),
       ("let s = \"\\(getenv(\"X\"))\"", "reads or changes the environment"),
-      ("let r = realpath(\"/proc/self/fd/3\", nil)", "reads or writes files"),
-      ("ftw(\"/proc/self/fd\", visit, 4)", "reads or writes files"),
+      ("let r = realpath(\"/dev/fd/3\", nil)", "reads or writes files"),
+      ("ftw(\"/dev/fd\", visit, 4)", "reads or writes files"),
       ("closefrom(3)", "uses file descriptors"),
       ("dup2(empty, 4)", "uses file descriptors"),
       ("close(descriptor)", "uses file descriptors"),

@@ -106,11 +106,15 @@ final class EventFIFO: @unchecked Sendable {
     buffer.withLock { $0.count > offset ? Data($0[($0.startIndex + offset)...]) : Data() }
   }
 
-  /// The stream as read until now, as text; nothing written later is read.
-  var text: String {
+  /// The whole stream, once the reader has read everything the pipe held:
+  /// nothing written later is read.
+  var data: Data {
     stop()
-    return buffer.withLock { String(decoding: $0, as: UTF8.self) }
+    return buffer.withLock { Data($0) }
   }
+
+  /// ``data`` as text.
+  var text: String { String(decoding: data, as: UTF8.self) }
 
   /// Stops reading and closes the pipe; nothing written after this is read.
   func finish() {

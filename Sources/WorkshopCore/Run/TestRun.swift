@@ -196,7 +196,7 @@ package struct TestRun: Sendable {
       outcome.startError = "\(error)"
     }
     var reader = EventStream.RecordReader(seal: seal)
-    reader.read(stream.bytes(from: 0), final: true)
+    reader.read(stream.data, final: true)
     outcome.summary = EventStream.summary(
       of: EventStream.readingAttachments(reader.records, savedIn: attachments))
     if reader.isForged { outcome.summary.isTampered = true }
