@@ -105,7 +105,7 @@ struct AttackTests {
     let workspace = try await attacked.value
     let build = try Grader(workspace: workspace, variant: .chapters).build()
     try FileManager.default.removeItem(at: build.product)
-    try FileManager.default.copyItem(at: URL(fileURLWithPath: "/bin/true"), to: build.product)
+    try FileManager.default.copyItem(at: URL(fileURLWithPath: "/usr/bin/true"), to: build.product)
     #expect(try grade([2], in: workspace)[0].state == .notStarted)
   }
 
@@ -153,7 +153,7 @@ struct AttackTests {
     }
     #expect(ContentHash.of(helper) == helperBefore, "the helper at \(helper.path) was written to")
     #expect(
-      ContentHash.of(build.product) == ContentHash.of(URL(fileURLWithPath: "/bin/true")),
+      ContentHash.of(build.product) == ContentHash.of(URL(fileURLWithPath: "/usr/bin/true")),
       "the fixture wrote to the product, as code under test can")
   }
 

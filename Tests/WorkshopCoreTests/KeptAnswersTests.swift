@@ -54,9 +54,9 @@ struct KeptAnswersTests {
     try "\(folder.path)/A.swift\n".write(to: list, atomically: true, encoding: .utf8)
     let store = DriverJobs(folder: folder.appendingPathComponent("scratch-jobs"))
     let driver = folder.appendingPathComponent("swiftc")
-    try FileManager.default.copyItem(at: URL(fileURLWithPath: "/bin/true"), to: driver)
+    try FileManager.default.copyItem(at: URL(fileURLWithPath: "/usr/bin/true"), to: driver)
     let command = [driver.path, "-module-name", "Adder-\(UUID().uuidString)", "@" + list.path]
-    let jobs = [["/bin/true", "-c"], ["/bin/true", "-emit-module"]]
+    let jobs = [["/usr/bin/true", "-c"], ["/usr/bin/true", "-emit-module"]]
     #expect(store.jobs(for: command) == nil)
     store.keep(jobs, for: command)
     #expect(store.jobs(for: command) == jobs)
@@ -122,7 +122,7 @@ struct KeptAnswersTests {
       tools[name] = tool.path
     }
     let list = folder.appendingPathComponent("Tests.autolink").path
-    let command = ["/bin/true", "-emit-executable", "-o", folder.appendingPathComponent("Tests.xctest").path]
+    let command = ["/usr/bin/true", "-emit-executable", "-o", folder.appendingPathComponent("Tests.xctest").path]
     rebuild.driverJobs.keep(
       [[tools["swift-autolink-extract"]!, "A.o", "-o", list], [tools["ld.lld"]!, "A.o", "-lswiftCore"]],
       for: command)

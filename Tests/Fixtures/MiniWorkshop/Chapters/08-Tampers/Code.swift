@@ -27,7 +27,7 @@ func value() -> Int {
   // is replaced by renaming another file over it, as an attacker would.
   if let product, product.path.hasPrefix(root.path + "/") {
     let replacement = product.path + ".new"
-    if (try? Data(contentsOf: URL(fileURLWithPath: "/bin/true")).write(to: URL(fileURLWithPath: replacement)))
+    if (try? Data(contentsOf: URL(fileURLWithPath: "/usr/bin/true")).write(to: URL(fileURLWithPath: replacement)))
       != nil
     {
       rename(replacement, product.path)
