@@ -23,11 +23,17 @@ struct PortabilityTests {
       (#"var thread = pthread_t()"#, "pthread-value"),
       (#"let fd = epoll_create1(0)"#, "linux-interfaces"),
       (#"let arguments = ["bwrap", "--die-with-parent"]"#, "bubblewrap"),
+      (#"try FileManager.default.copyItem(atPath: "/bin/true", toPath: product)"#, "tool-paths"),
     ])
   func linuxOnly(line: String, rule: String) {
     #expect(rules(line) == [rule])
     #expect(rules("#if canImport(Darwin)\n\(line)\n#endif") == [rule], "a Darwin branch is no guard")
     #expect(rules("#if !os(Linux)\n\(line)\n#endif") == [rule], "a negated guard is no guard")
+  }
+
+  @Test("A tool's path that both platforms have is accepted")
+  func sharedToolPaths() {
+    #expect(rules(#"let tool = "/usr/bin/true"; let shell = "/bin/sh"; let copy = "/bin/cp""#) == [])
   }
 
   @Test(

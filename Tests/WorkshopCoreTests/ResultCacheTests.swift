@@ -102,6 +102,25 @@ struct ResultCacheTests {
   }
 }
 
+@Suite("SwiftPM's build system")
+struct BuildSystemTests {
+  @Test(
+    "Every build names the native build system, whose layout the runner reads, so SwiftPM 6.4's default changes nothing"
+  )
+  func nativeBuildSystem() throws {
+    let space = try workspace()
+    for builder in [
+      Builder(workspace: space, variant: .solutions, environment: [:]),
+      Builder(workspace: space, variant: .chapters, environment: [:]),
+      Builder(workspace: space, variant: .chapters, sanitizer: .thread, environment: [:]),
+    ] {
+      let arguments = builder.swiftBuildArguments
+      let index = try #require(arguments.firstIndex(of: "--build-system"))
+      #expect(arguments[index + 1] == "native")
+    }
+  }
+}
+
 @Suite("The course's own code builds without warnings")
 struct CourseWarningsTests {
   @Test("The solutions build treats warnings as errors; a learner's build and the race build do not")

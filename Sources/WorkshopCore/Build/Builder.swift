@@ -327,8 +327,12 @@ package struct Builder: Sendable {
 
   /// SwiftPM's arguments for this build.
   var swiftBuildArguments: [String] {
+    // The native build system by name: the runner reads its layout
+    // (`debug.yaml`, `debug/*.xctest`), and SwiftPM 6.4 makes Swift Build
+    // the default. 6.2 and 6.3 take the option, with native their default.
     var arguments = [
-      "build", "--build-tests", "--package-path", workspace.root.path, "--scratch-path", scratchPath.path,
+      "build", "--build-tests", "--build-system", "native", "--package-path", workspace.root.path,
+      "--scratch-path", scratchPath.path,
     ]
     // Race reports need line numbers; plain builds skip debug info to link faster.
     arguments += sanitizer.map { ["--sanitize=\($0.rawValue)"] } ?? ["-Xswiftc", "-gnone"]

@@ -63,7 +63,7 @@ package struct Sandbox: Sendable, Equatable {
       // (some containers): use it only if it works.
       let sandbox = Sandbox(bubblewrap: bubblewrap)
       let probe = sandbox.wrap(
-        TestLauncher.Command(executable: "/bin/true", arguments: [], environment: [:]),
+        TestLauncher.Command(executable: "/usr/bin/true", arguments: [], environment: [:]),
         shared: TemporaryFolder.shared.url)
       guard (try? Subprocess.run(probe.executable, probe.arguments, timeout: 30))?.succeeded == true else {
         return nil

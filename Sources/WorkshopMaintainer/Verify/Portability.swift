@@ -51,6 +51,11 @@ enum Portability {
       name: "proc-filesystem", pattern: #""/proc/"#, onlyOn: .linux,
       reason: "/proc is Linux's process file system; macOS has none (`ps` answers on both)"),
     Rule(
+      name: "tool-paths", pattern: #""/bin/(true|false|tar|gzip|gunzip|which|timeout|readlink)\b"#,
+      onlyOn: .linux,
+      reason:
+        "Linux keeps this tool in /bin; macOS has it in /usr/bin or not at all (`/usr/bin/true` is on both)"),
+    Rule(
       name: "spawn-types", pattern: #"\bposix_spawn(_file_actions|attr)_t\s*\(\s*\)"#, onlyOn: .linux,
       reason: "a struct on Glibc but an optional pointer on Darwin, where it starts as nil"),
     Rule(
