@@ -31,6 +31,10 @@ public struct Verdict: Sendable, Equatable, Codable {
   /// What the Swift runtime said as an exit test's process crashed, a line
   /// each: the runner shows it right after the crash.
   public var runtimeSaid: [String]
+  /// Set when the check could not decide (the machine was too busy for its
+  /// threads to meet): the runner runs it again with more time, and reports
+  /// it as undecided, neither passed nor failed, if it still cannot.
+  public var undecided: Bool? = nil
   /// Marks the JSON as a verdict of this layout, among whatever else a
   /// check attaches.
   public var format = Self.currentFormat

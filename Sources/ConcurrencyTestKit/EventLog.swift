@@ -253,7 +253,7 @@ public final class EventLog: Sendable {
 
   // MARK: - Formatting
 
-  private func verdict(_ behaviour: String, expected: String?, actual: String?) -> Verdict {
+  func verdict(_ behaviour: String, expected: String?, actual: String?) -> Verdict {
     Verdict(behaviour: behaviour, expected: expected, actual: actual, events: events)
   }
 }

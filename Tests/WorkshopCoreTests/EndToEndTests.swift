@@ -92,7 +92,7 @@ struct EndToEndTests {
   @Test("Every chapter is graded, in course order")
   func allChapters() async throws {
     let reports = try await graded.value.reports
-    #expect(reports.map(\.chapter.number) == [1, 2, 3, 4, 5, 6, 7, 10, 11, 12])
+    #expect(reports.map(\.chapter.number) == [1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13])
   }
 
   @Test("A chapter whose checks all pass is done")
@@ -245,6 +245,20 @@ struct EndToEndTests {
     #expect(unsealed.isComplete)
     #expect(unsealed.summary.issues.values.allSatisfy { $0.isEmpty }, "\(unsealed.summary.issues)")
     #expect(unsealed.summary.ended.contains { $0.contains("value()") }, "\(unsealed.summary)")
+  }
+
+  @Test(
+    "A check that could not decide runs again with more time; one that still cannot is undecided, neither passed nor failed"
+  )
+  func undecided() async throws {
+    let report = try await report(13)
+    let statuses = Dictionary(uniqueKeysWithValues: report.checks.map { ($0.name, $0.status) })
+    #expect(
+      statuses == [
+        "Decides with more time": .passed, "Never decides": .undecided, "Decides at once": .passed,
+      ])
+    #expect(report.passed == 2)
+    #expect(report.state != .done)
   }
 
   @Test(

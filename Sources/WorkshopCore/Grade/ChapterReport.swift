@@ -10,6 +10,10 @@ package struct CheckResult: Sendable, Equatable, Codable {
     /// while it ran; `issues` says which.
     case interrupted
     case skipped
+    /// The check could not decide, even run again alone with more time:
+    /// the machine was too busy for its threads to meet. Counted neither
+    /// passed nor failed.
+    case undecided
   }
 
   /// Swift Testing's ID for the test.

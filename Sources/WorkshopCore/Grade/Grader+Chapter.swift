@@ -31,11 +31,13 @@ extension Grader {
     // An issue no check owns, or a race report, is pinned on one check by
     // running each check alone.
     if whole.isComplete && whole.summary.unattributedIssues.isEmpty && whole.races.isEmpty {
-      return ChapterReport(
+      var report = ChapterReport(
         chapter: chapter,
         checks: checks.map {
           result(of: $0, in: whole.summary, otherwise: "the run never reported this check")
         })
+      decideAgain(&report, build: build)
+      return report
     }
 
     // The run did not finish: no result of it is trusted. Every check runs
@@ -105,11 +107,46 @@ extension Grader {
     }
     let byID = Dictionary(uniqueKeysWithValues: results.map { ($0.0.id, $0) })
     report.checks = checks.compactMap { byID[$0.id]?.0 }
+    decideAgain(&report, build: build)
     // The chapter's state follows what the checks did alone.
     report.timeLimit = results.contains { $0.1 == .timedOut } ? limit : nil
     report.crash = results.compactMap { if case .ended(let cause) = $0.1 { cause } else { nil } }.first
     return report
   }
+
+  /// Runs each check of `report` that could not decide (its threads did not
+  /// meet: ``CheckResult/Status/undecided``) again, alone, with the kit's
+  /// bound four times as long, and keeps what that run decides. One that
+  /// still cannot stays undecided: counted neither passed nor failed, since
+  /// a busy machine says nothing about the learner's code.
+  func decideAgain(_ report: inout ChapterReport, build: Build) {
+    let undecided = report.checks.indices.filter { report.checks[$0].status == .undecided }
+    guard !undecided.isEmpty else { return }
+    var environment = Self.childEnvironment
+    let bound = Double(environment["WORKSHOP_HANG_BOUND"] ?? "") ?? 1
+    environment["WORKSHOP_HANG_BOUND"] = String(bound * Self.patience)
+    let runner = TestRun(build: build, environment: environment, sandbox: sandbox)
+    // The kit gives threads twelve bounds to meet.
+    let limit = max(timeLimit, 12 * bound * Self.patience + 10)
+    let chapter = report.chapter.paddedNumber
+    let again = concurrentMap(undecided.map { report.checks[$0] }, width: 1) { check -> CheckResult? in
+      progress?("\(chapter): running “\(check.name)” again with more time")
+      let alone = runner.run(
+        filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: limit)
+      guard alone.isComplete, alone.summary.unattributedIssues.isEmpty, alone.races.isEmpty else {
+        return nil
+      }
+      return result(
+        of: ExpectedCheck(id: check.id, name: check.name), in: alone.summary,
+        otherwise: "the run never reported this check")
+    }
+    for (index, result) in zip(undecided, again) {
+      if let result { report.checks[index] = result }
+    }
+  }
+
+  /// How many times longer the kit waits when an undecided check runs again.
+  static let patience: Double = 4
 
   /// How many checks of a chapter whose run did not finish run alone at once.
   static let aloneWidth = 2
@@ -166,8 +203,10 @@ extension Grader {
         id: check.id, name: check.name, status: .interrupted, issues: [CheckIssue(otherwise)])
     }
     let issues = summary.issues[check.id] ?? []
+    // Only the kit's own "could not decide" issues: undecided, not failed.
+    let undecided = !issues.isEmpty && issues.allSatisfy { $0.verdict?.undecided == true }
     return CheckResult(
-      id: check.id, name: check.name, status: issues.isEmpty ? .passed : .failed, issues: issues,
-      seconds: summary.durations[check.id])
+      id: check.id, name: check.name, status: issues.isEmpty ? .passed : undecided ? .undecided : .failed,
+      issues: issues, seconds: summary.durations[check.id])
   }
 }

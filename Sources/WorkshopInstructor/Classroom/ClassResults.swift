@@ -85,6 +85,8 @@ struct ClassResult: Sendable {
           case .failed: item.status = .failed
           case .skipped: item.status = .failed
           case .interrupted: item.status = .error
+          // No result either way: an error, not a failure of the learner's.
+          case .undecided: item.status = .error
           }
           item.output = result.issues.map(\.description).joined(separator: "\n\n")
           item.seconds = result.seconds ?? 0

@@ -187,6 +187,13 @@ struct Report: Sendable {
         lines.append("  " + style.mark(true) + " " + check.name)
       case .skipped:
         lines.append("  " + style.dim("- \(check.name) (skipped)"))
+      case .undecided:
+        // Neither passed nor failed: the machine decided nothing.
+        lines.append("  " + style.yellow("?") + " " + check.name + style.yellow("  (undecided)"))
+        lines.append(
+          "      The machine was too busy for this check's threads to meet, even run again alone"
+            + " with more time: nothing was decided about your code. Run it again when the machine is quieter."
+        )
       case .interrupted:
         lines.append("  " + style.mark(false) + " " + check.name + style.red("  (no result)"))
         lines += pointer(pointers[check.id])
@@ -222,8 +229,10 @@ struct Report: Sendable {
           + style.command("swift test --filter \(chapter.testModule)") + " to see the whole output.")
     }
     lines.append("")
+    let undecided = report.scored.filter { $0.status == .undecided }.count
     lines.append(
       "\(report.passed) of \(report.total) checks pass."
+        + (undecided > 0 ? style.yellow(" \(undecided) could not decide: neither passed nor failed.") : "")
         + (report.passedAsShipped > 0
           ? style.dim(" The untouched starter passes \(report.passedAsShipped).") : ""))
     if report.state == .done {
