@@ -222,7 +222,15 @@ struct Report: Sendable {
       lines.append("")
       lines.append(line)
     }
-    if report.crash != nil || report.timeLimit != nil {
+    if report.timeLimit != nil {
+      // `swift test` has no time limit of its own: a check that never
+      // finishes would hang it too, so it is not suggested here.
+      lines.append("")
+      lines.append(
+        "The chapter's run did not finish, so every check was run again on its own: each result above is its own."
+          + " A check that never finishes would stop `swift test` as well: look first for an endless loop,"
+          + " or a lock or semaphore held across an await, in your code.")
+    } else if report.crash != nil {
       lines.append("")
       lines.append(
         "The chapter's run did not finish, so every check was run again on its own: each result above is its own. Run "
