@@ -200,6 +200,10 @@ struct EndToEndTests {
     #expect(grader.aloneLimit(checks: 4) == 7.5)
     #expect(grader.aloneLimit(checks: 10) == 5)
     #expect(grader.aloneLimit(checks: 12) == 5)
+    // The whole run waits at most 6 s before the checks run alone, so a
+    // spinning check is named within 6 s + 5 s and the processes' start.
+    #expect(grader.wholeRunLimit == 6)
+    #expect(Grader(workspace: workspace, variant: .chapters, timeLimit: 5).wholeRunLimit == 2.5)
   }
 
   @Test("Code that exits with status 0 in a check fails that check, with the cause; the others are graded")

@@ -20,7 +20,7 @@ extension Grader {
     let names = Dictionary(checks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     let whole = runner.run(
       filter: "^" + NSRegularExpression.escapedPattern(for: chapter.testModule + "."),
-      timeLimit: timeLimit / 2,
+      timeLimit: wholeRunLimit,
       running: { running, seconds in
         let shown = running.filter { names[$0] != nil }.prefix(2).map { "“\(names[$0] ?? $0)”" }.joined(
           separator: ", ")
@@ -147,6 +147,17 @@ extension Grader {
 
   /// How many times longer the kit waits when an undecided check runs again.
   static let patience: Double = 4
+
+  /// The time a chapter's whole run gets before its checks run alone: half
+  /// the chapter's limit, and never more than ``wholeRunCap``. A run that
+  /// takes longer decides nothing by itself (its checks then run alone and
+  /// give the same results), so a short wait costs no verdict, while a
+  /// check that spins is named in seconds, not half a minute.
+  var wholeRunLimit: Double { min(timeLimit / 2, Self.wholeRunCap) }
+
+  /// A chapter's checks take well under a second each when nothing spins:
+  /// its whole run, on a busy 2-core machine, a few seconds.
+  static let wholeRunCap: Double = 6
 
   /// How many checks of a chapter whose run did not finish run alone at once.
   static let aloneWidth = 2
