@@ -100,7 +100,14 @@ struct TestEntryPoint {
       case ("--filter", let value?): configuration.filter = (configuration.filter ?? []) + [value]
       case ("--skip", let value?): configuration.skip = (configuration.skip ?? []) + [value]
       case ("--event-stream-output-path", let value?): path = value
-      case ("--event-stream-version", let value?): configuration.eventStreamSchemaVersion = value
+      case ("--event-stream-version", let value?):
+        // Swift Testing 6.3 names versions by strings; 6.2 has only the
+        // number, which 6.3 keeps as a deprecated property.
+        #if compiler(>=6.3)
+          configuration.eventStreamSchemaVersion = value
+        #else
+          configuration.eventStreamVersion = Int(value)
+        #endif
       case ("--attachments-path", let value?): configuration.attachmentsPath = value
       case ("--no-parallel", _): configuration.parallel = false
       default: break
