@@ -117,10 +117,25 @@ struct TestEntryPoint {
     // Without a whole key (an exit test's child process, started by Swift
     // Testing with nothing on its standard input) nothing is written: such
     // a child reports to its parent on a channel of Swift Testing's own.
+    // Swift Testing 6.2 puts no attachment's bytes in the stream, only the
+    // path of the file it saved (6.3 puts them in): with no folder given
+    // (the sandbox, where the grader's folder is read-only), attachments
+    // go to a private folder, and the writer puts each one's bytes in its
+    // record, so that the kit's verdicts reach the grader on both.
+    var inlining: String?
+    if configuration.attachmentsPath == nil {
+      let temporary = URL(fileURLWithPath: NSTemporaryDirectory()).resolvingSymlinksInPath()
+      let folder = temporary.appendingPathComponent("workshop-attachments-\(getpid())").path
+      if mkdir(folder, 0o700) == 0 {
+        configuration.attachmentsPath = folder
+        inlining = folder
+      }
+    }
     let writer = SealedWriter(
       descriptor: read == key.count
         ? path.map { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) } ?? -1 : -1,
-      seal: StreamSeal(key: key))
+      seal: StreamSeal(key: key), inlining: inlining,
+      droppingBytes: ProcessInfo.processInfo.environment["WORKSHOP_STREAM_WITHOUT_BYTES"] == "1")
     for index in key.indices { key[index] = 0 }
     let handler: @Sendable (UnsafeRawBufferPointer) -> Void = { writer.write($0) }
     let entryPoint = unsafeBitCast(abiEntryPoint(), to: ABIEntryPoint.self)
@@ -140,16 +155,53 @@ struct TestEntryPoint {
   final class SealedWriter: Sendable {
     private let descriptor: Int32
     private let state: Mutex<(seal: StreamSeal, number: UInt64)>
+    /// The private folder attachments are saved in, whose files' bytes go
+    /// into their records; nil when the grader reads the files itself.
+    private let inlining: String?
+    /// Drops the bytes Swift Testing put in a record before inlining them
+    /// from the file, as Swift Testing 6.2 writes it: the runner's tests
+    /// take 6.2's path on a 6.3 toolchain this way.
+    private let droppingBytes: Bool
 
-    init(descriptor: Int32, seal: StreamSeal) {
+    init(descriptor: Int32, seal: StreamSeal, inlining: String?, droppingBytes: Bool) {
       self.descriptor = descriptor
       state = Mutex((seal, 0))
+      self.inlining = inlining
+      self.droppingBytes = droppingBytes
+    }
+
+    /// `record` with its attachment's bytes read from the file Swift
+    /// Testing saved in the private folder; nil when there is nothing to do.
+    private func inlined(_ record: UnsafeRawBufferPointer) -> Data? {
+      guard let inlining, Data(record).range(of: Data(#""attachment""#.utf8)) != nil,
+        var object = try? JSONSerialization.jsonObject(with: Data(record)) as? [String: Any],
+        var payload = object["payload"] as? [String: Any],
+        var attachment = payload["attachment"] as? [String: Any]
+      else { return nil }
+      if droppingBytes {
+        attachment["_bytes"] = nil
+        attachment["bytes"] = nil
+      }
+      guard attachment["_bytes"] == nil, attachment["bytes"] == nil,
+        let path = attachment["path"] as? String, path.hasPrefix(inlining + "/"),
+        let handle = FileHandle(forReadingAtPath: path),
+        let bytes = try? handle.read(upToCount: 4 << 20)
+      else { return droppingBytes ? try? JSONSerialization.data(withJSONObject: object) : nil }
+      try? handle.close()
+      unlink(path)
+      attachment["_bytes"] = bytes.base64EncodedString()
+      payload["attachment"] = attachment
+      object["payload"] = payload
+      return try? JSONSerialization.data(withJSONObject: object)
     }
 
     func write(_ record: UnsafeRawBufferPointer) {
       guard descriptor >= 0 else { return }
+      let inlined = inlined(record)
       state.withLock { state in
-        var line = state.seal.sealed(record, number: state.number)
+        var line =
+          inlined.map { state.seal.sealed([UInt8]($0), number: state.number) }
+          ?? state.seal.sealed(record, number: state.number)
         line.append(UInt8(ascii: "\n"))
         state.number += 1
         line.withUnsafeBytes { bytes in

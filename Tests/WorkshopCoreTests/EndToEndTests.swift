@@ -266,6 +266,21 @@ struct EndToEndTests {
   }
 
   @Test(
+    "In the sandbox the kit's verdicts reach the grader also from a Swift Testing that puts no attachment bytes in the stream (6.2)",
+    .enabled(if: sealedPlatform && Sandbox.current != nil, "needs the grader's entry point and the sandbox"))
+  func verdictsWithoutInlineBytes() async throws {
+    let workspace = try await graded.value.workspace
+    let build = try Grader(workspace: workspace, variant: .chapters).build()
+    var environment = Grader.childEnvironment
+    environment["WORKSHOP_STREAM_WITHOUT_BYTES"] = "1"
+    let outcome = TestRun(build: build, environment: environment).run(
+      filter: "^UndecidedTests\\.", timeLimit: 20)
+    #expect(outcome.isComplete)
+    let never = try #require(outcome.summary.issues.first { $0.key.contains("neverDecides()") }?.value)
+    #expect(never.contains { $0.verdict?.undecided == true }, "\(never)")
+  }
+
+  @Test(
     "A chapter with @main or a C file is reported with that cause, and only that chapter",
     arguments: [(10, "@main"), (11, "helper.c is a .c file")])
   func badFiles(number: Int, cause: String) async throws {
