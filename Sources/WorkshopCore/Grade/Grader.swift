@@ -49,6 +49,10 @@ package struct Grader: Sendable {
   }
 
   package var racePass: RacePass = .whenChecksPass
+  /// The most a chapter's whole run waits before its checks run alone
+  /// (see ``wholeRunLimit``); nil for half the time limit, for suites
+  /// whose tests take minutes (the runner's own, in `verify`).
+  package var wholeRunCap: Double? = Grader.chapterWholeRunCap
   /// The sandbox checks run in, if any.
   package var sandbox: Sandbox? {
     var sandbox: Sandbox?
