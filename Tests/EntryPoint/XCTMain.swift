@@ -114,9 +114,6 @@ struct TestEntryPoint {
       }
       index += 1
     }
-    // Without a whole key (an exit test's child process, started by Swift
-    // Testing with nothing on its standard input) nothing is written: such
-    // a child reports to its parent on a channel of Swift Testing's own.
     // Swift Testing 6.2 puts no attachment's bytes in the stream, only the
     // path of the file it saved (6.3 puts them in): with no folder given
     // (the sandbox, where the grader's folder is read-only), attachments
@@ -131,6 +128,9 @@ struct TestEntryPoint {
         inlining = folder
       }
     }
+    // Without a whole key (an exit test's child process, started by Swift
+    // Testing with nothing on its standard input) nothing is written: such
+    // a child reports to its parent on a channel of Swift Testing's own.
     let writer = SealedWriter(
       descriptor: read == key.count
         ? path.map { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) } ?? -1 : -1,
@@ -184,10 +184,10 @@ struct TestEntryPoint {
       }
       guard attachment["_bytes"] == nil, attachment["bytes"] == nil,
         let path = attachment["path"] as? String, path.hasPrefix(inlining + "/"),
-        let handle = FileHandle(forReadingAtPath: path),
+        case let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), descriptor >= 0,
+        case let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true),
         let bytes = try? handle.read(upToCount: 4 << 20)
       else { return droppingBytes ? try? JSONSerialization.data(withJSONObject: object) : nil }
-      try? handle.close()
       unlink(path)
       attachment["_bytes"] = bytes.base64EncodedString()
       payload["attachment"] = attachment
