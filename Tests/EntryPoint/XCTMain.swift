@@ -118,9 +118,10 @@ struct TestEntryPoint {
     // path of the file it saved (6.3 puts them in): with no folder given
     // (the sandbox, where the grader's folder is read-only), attachments
     // go to a private folder, and the writer puts each one's bytes in its
-    // record, so that the kit's verdicts reach the grader on both.
+    // record, so that the kit's verdicts reach the grader on both. Only with
+    // a key: an exit test's child writes no stream, and leaves no folder.
     var inlining: String?
-    if configuration.attachmentsPath == nil {
+    if configuration.attachmentsPath == nil, read == key.count {
       let temporary = URL(fileURLWithPath: NSTemporaryDirectory()).resolvingSymlinksInPath()
       let folder = temporary.appendingPathComponent("workshop-attachments-\(getpid())").path
       if mkdir(folder, 0o700) == 0 {
