@@ -22,3 +22,10 @@ public enum RuntimeMessage {
     return reasons
   }
 }
+
+/// What the runner and the test kit say about a check that never finished.
+public enum Stuck {
+  /// The likely causes, in the learner's words.
+  public static let cause =
+    "Something blocks forever or spins: a lock or semaphore held across an await, or an endless loop?"
+}

@@ -25,14 +25,21 @@ import Testing
 /// course names one, and that it is declared in the starter and in the
 /// solution.
 ///
-/// It changes nothing about how the check runs: it is read as written, so
-/// give it a string literal.
-public struct Exercising: TestTrait, SuiteTrait {
+/// It is read as written, so give it a string literal. It changes one thing
+/// about how the check runs: the check is watched (see ``Watchdog``), so a
+/// check stuck for good ends the test process instead of hanging it.
+public struct Exercising: TestTrait, SuiteTrait, TestScoping {
   /// The declaration, as written in the trait.
   public var declaration: String
 
   /// A suite's name applies to each of its checks that names none.
   public var isRecursive: Bool { true }
+
+  public func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    try await Watchdog.watch(test.displayName ?? test.name, function)
+  }
 }
 
 extension Trait where Self == Exercising {

@@ -134,7 +134,7 @@ struct EndToEndTests {
   }
 
   @Test(
-    "A hanging chapter grades the same every time, under load too: every check runs alone with a time of its own"
+    "A hanging chapter grades the same every time, under load too: a check the run finished keeps its result, the others run alone"
   )
   func hangingIsDeterministic() async throws {
     let workspace = try await graded.value.workspace
@@ -158,6 +158,39 @@ struct EndToEndTests {
     #expect(Set(seen).count == 1, "\(seen)")
     #expect(seen[0].contains { $0.hasPrefix("Answers at once: passed") })
     #expect(seen[0].contains { $0.contains("run on its own, it was stopped after 5 s") })
+  }
+
+  @Test("A check that a run which did not finish had finished keeps its result; only the others run alone")
+  func keepsWhatTheRunDecided() async throws {
+    let workspace = try await graded.value.workspace
+    let chapter = try #require(workspace.curriculum.chapters.first { $0.number == 4 })
+    // 6 s for the whole run, which stops 2 s after it falls silent: time
+    // enough for a check that ends at once to end.
+    var grader = Grader(workspace: workspace, variant: .chapters, timeLimit: 12)
+    let said = Mutex<[String]>([])
+    grader.progress = { line in said.withLock { $0.append(line) } }
+    let report = try #require(try grader.run([chapter], build: try grader.build()).first)
+    let statuses = Dictionary(uniqueKeysWithValues: report.checks.map { ($0.name, $0.status) })
+    #expect(statuses == ["Waits for a signal": .interrupted, "Answers at once": .passed])
+    let alone = said.withLock { $0 }.filter { $0.contains("on its own") }
+    #expect(alone.count == 1 && alone.allSatisfy { $0.contains("“Waits for a signal”") }, "\(alone)")
+  }
+
+  @Test(
+    "A run in which every running check has been silent for a while is stopped then, not at its time limit")
+  func stalledRunStops() async throws {
+    let workspace = try await graded.value.workspace
+    let build = try Grader(workspace: workspace, variant: .chapters).build()
+    let start = ContinuousClock.now
+    let outcome = TestRun(build: build, environment: Grader.childEnvironment).run(
+      filter: "^HangingTests\\.", timeLimit: 120, stalled: 1)
+    let took = ContinuousClock.now - start
+    #expect(outcome.timedOut)
+    // A minute below the limit: the stall, not the limit, stopped it.
+    #expect(took < .seconds(60), "took \(took)")
+    // What the run decided before it was stopped is in its stream.
+    #expect(outcome.summary.ended.contains { $0.contains("answers()") })
+    #expect(!outcome.summary.ended.contains { $0.contains("waits()") })
   }
 
   @Test("A run that takes long says which check it is on")

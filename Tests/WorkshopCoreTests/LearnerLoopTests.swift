@@ -263,24 +263,28 @@ struct LearnerLoopTests {
       return found
     }
 
-    let first = try await grading(1)
+    // The chapter asked for first, before the others are graded; then all.
+    let asked = try await grading(1)
+    #expect(asked.contains("Chapter 01 · Adder  (not started)"), "\(asked)")
+    #expect(asked.contains("Other chapters: being graded"), "\(asked)")
+    let first = try await grading(2)
     #expect(first.contains("Chapter 01 · Adder  (not started)"), "\(first)")
     #expect(first.contains("Other chapters: 0 of 1 done"), "\(first)")
 
     try write(solvedAdder, to: "Chapters/01-Adder/Adder.swift", in: workspace)
-    let second = try await grading(2)
+    let second = try await grading(3)
     #expect(second.contains("Chapter 01 · Adder  (done)"), "\(second)")
 
     try write(
       brokenAdder, to: "Chapters/01-Adder/Adder.swift",
       in: workspace)
-    let third = try await grading(3)
+    let third = try await grading(4)
     #expect(third.contains("It does not compile"), "\(third)")
     #expect(third.contains("Chapters/01-Adder/Adder.swift:1:"), "\(third)")
 
     // A save in another chapter moves the focus there.
     try write(solvedGreeter, to: "Chapters/02-Greeter/Greeter.swift", in: workspace)
-    let fourth = try await grading(4)
+    let fourth = try await grading(5)
     #expect(fourth.contains("Chapter 02 · Greeter  (done)"), "\(fourth)")
     #expect(fourth.contains("does not compile: 01 (Chapters/01-Adder/Adder.swift:1)"), "\(fourth)")
 

@@ -1,3 +1,4 @@
+import CheckTranscript
 import Foundation
 import Synchronization
 
@@ -20,7 +21,7 @@ extension Grader {
     let names = Dictionary(checks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     let whole = runner.run(
       filter: "^" + NSRegularExpression.escapedPattern(for: chapter.testModule + "."),
-      timeLimit: wholeRunLimit,
+      timeLimit: wholeRunLimit, stalled: wholeRunCap == nil ? nil : Self.stallLimit,
       running: { running, seconds in
         let shown = running.filter { names[$0] != nil }.prefix(2).map { "“\(names[$0] ?? $0)”" }.joined(
           separator: ", ")
@@ -40,22 +41,36 @@ extension Grader {
       return report
     }
 
-    // The run did not finish: no result of it is trusted. Every check runs
-    // alone, in course order, two at a time, each with the same time of its
-    // own (see ``aloneLimit(checks:)``): what a check does alone decides its
-    // result, not how long the others took or how loaded the machine is.
+    // The run did not finish. A check whose end its sealed stream recorded
+    // was decided in it, exactly as in a run that finishes: its result is
+    // kept, unless something in the run belongs to no check (an issue
+    // recorded outside one, a race) or the stream is void. Every other check
+    // runs alone, in course order, each with the same time of its own (see
+    // ``aloneLimit(checks:)``): what a check does alone decides its result,
+    // not how long the others took or how loaded the machine is.
     var report = ChapterReport(chapter: chapter)
     if whole.timedOut { report.timeLimit = timeLimit }
     if let cause = whole.cause { report.crash = cause }
+    let trusted =
+      whole.startError == nil && !whole.summary.isTampered && whole.summary.unattributedIssues.isEmpty
+      && whole.races.isEmpty
+    let decided = checks.filter {
+      trusted && whole.summary.ended.contains($0.id) && !whole.summary.cancelled.contains($0.id)
+    }
+    let kept = Dictionary(
+      uniqueKeysWithValues: decided.map {
+        ($0.id, result(of: $0, in: whole.summary, otherwise: "the run never reported this check"))
+      })
+    let alone = checks.filter { kept[$0.id] == nil }
     let limit = aloneLimit(checks: checks.count)
     let started = Mutex(0)
-    let results = concurrentMap(checks, width: Self.aloneWidth) { check -> (CheckResult, Outcome) in
+    let results = concurrentMap(alone, width: aloneWidth(build)) { check -> (CheckResult, Outcome) in
       let number = started.withLock { count in
         count += 1
         return count
       }
       progress?(
-        "\(chapter.number == 0 ? chapter.title : chapter.paddedNumber): running “\(check.name)” on its own (\(number) of \(checks.count))"
+        "\(chapter.number == 0 ? chapter.title : chapter.paddedNumber): running “\(check.name)” on its own (\(number) of \(alone.count))"
       )
       let alone = runner.run(
         filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: limit)
@@ -90,8 +105,7 @@ extension Grader {
             id: check.id, name: check.name, status: .interrupted,
             issues: [
               CheckIssue(
-                "Did not finish: run on its own, it was stopped after \(Self.seconds(limit))."
-                  + " Something blocks forever or spins: a lock or semaphore held across an await, or an endless loop?"
+                "Did not finish: run on its own, it was stopped after \(Self.seconds(limit)). " + Stuck.cause
               )
             ]),
           .timedOut
@@ -105,8 +119,8 @@ extension Grader {
         .ended(cause)
       )
     }
-    let byID = Dictionary(uniqueKeysWithValues: results.map { ($0.0.id, $0) })
-    report.checks = checks.compactMap { byID[$0.id]?.0 }
+    let byID = Dictionary(uniqueKeysWithValues: results.map { ($0.0.id, $0.0) })
+    report.checks = checks.compactMap { kept[$0.id] ?? byID[$0.id] }
     decideAgain(&report, build: build)
     // The chapter's state follows what the checks did alone.
     report.timeLimit = results.contains { $0.1 == .timedOut } ? limit : nil
@@ -159,19 +173,35 @@ extension Grader {
   /// its whole run, on a busy 2-core machine, a few seconds.
   package static let chapterWholeRunCap: Double = 6
 
-  /// How many checks of a chapter whose run did not finish run alone at once.
-  static let aloneWidth = 2
+  /// How long a chapter's whole run may say nothing while checks are
+  /// running before it is stopped as stuck (with ``wholeRunCap``): checks
+  /// that finish say something many times a second.
+  package static let stallLimit: Double = 2
 
-  /// The time each check of a chapter with `checks` checks gets when it runs
-  /// alone: the half of the chapter's limit the whole run did not use,
-  /// shared as if every check hung, and never under 5 s (five times the
-  /// kit's bound for an event that never comes), so that a check that
-  /// finishes, however loaded the machine, always finishes in time. It
-  /// depends on the chapter alone, so a hanging chapter grades the same
-  /// every time; its grading takes at most `timeLimit / 2` more, or 5 s per
-  /// pair of checks when that is more.
+  /// How many checks of a chapter whose run did not finish run alone at
+  /// once. A check that hangs mostly waits (a continuation never resumed, a
+  /// lock) and takes no core; one that spins takes one until it is stopped.
+  /// Twelve at once (a chapter has about that many checks), or one per core
+  /// if there are more, keep the answer within seconds, while a check that
+  /// does finish still gets, among eleven spinning ones on two cores, a
+  /// sixth of a core: several times what it needs (a fraction of a second
+  /// to start, milliseconds to run) within its ``aloneLimit(checks:)``.
+  /// Under ThreadSanitizer, which makes code several times slower, one per
+  /// core.
+  func aloneWidth(_ build: Build) -> Int {
+    let cores = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    return build.sanitizer == .thread ? cores : max(12, cores)
+  }
+
+  /// The time each check of a chapter with `checks` checks gets when it
+  /// runs alone: half the chapter's limit shared as if every check hung, two
+  /// at a time, and never under 5 s (five times the kit's bound for an event
+  /// that never comes), so that a check that finishes, however loaded the
+  /// machine, always finishes in time. It depends on the chapter alone, not
+  /// on the machine (its cores, ``aloneWidth``) nor on how far the whole run
+  /// got, so a hanging chapter grades the same everywhere.
   func aloneLimit(checks: Int) -> Double {
-    let rounds = Double((max(checks, 1) + Self.aloneWidth - 1) / Self.aloneWidth)
+    let rounds = Double((max(checks, 1) + 1) / 2)
     return max(5, (timeLimit / 2) / rounds)
   }
 

@@ -209,7 +209,7 @@ package struct Sandbox: Sendable, Equatable {
   /// `reaching`, the programs it runs, when the command is a shell that
   /// runs another (the program itself by default).
   package func run(
-    _ command: TestLauncher.Command, shared: URL, timeLimit: Double, tick: (() -> Void)? = nil,
+    _ command: TestLauncher.Command, shared: URL, timeLimit: Double, tick: (() -> Bool)? = nil,
     readOnly: Bool = false, files: [Int32: String] = [:], reaching: [String]? = nil, input: [UInt8]? = nil
   ) throws -> ProcessOutcome {
     share(shared)
@@ -223,7 +223,7 @@ package struct Sandbox: Sendable, Equatable {
   /// ``run(_:shared:timeLimit:tick:)``).
   func run(
     wrapped: TestLauncher.Command, timeLimit: Double, poll: ((String) -> Void)? = nil,
-    tick: (() -> Void)? = nil, files: [Int32: String] = [:], input: [UInt8]? = nil
+    tick: (() -> Bool)? = nil, files: [Int32: String] = [:], input: [UInt8]? = nil
   ) throws -> ProcessOutcome {
     var timeLimit = timeLimit
     if let deadline {
@@ -258,7 +258,7 @@ package struct Sandbox: Sendable, Equatable {
       timeout: timeLimit, poll: poll,
       tick: {
         readInit()
-        tick?()
+        return tick?() ?? false
       },
       files: files.merging([3: info.path]) { _, info in info }, input: input)
     killedBubblewrap = outcome.timedOut

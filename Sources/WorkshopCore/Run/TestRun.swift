@@ -69,7 +69,7 @@ package struct TestRun: Sendable {
   /// Runs the product with Swift Testing's `arguments`, in the sandbox if
   /// there is one, writing only in `folder`.
   private func run(
-    _ arguments: [String], writingIn folder: URL, timeLimit: Double, tick: (() -> Void)? = nil,
+    _ arguments: [String], writingIn folder: URL, timeLimit: Double, tick: (() -> Bool)? = nil,
     seal key: [UInt8]? = nil
   ) throws -> ProcessOutcome {
     var environment = self.environment
@@ -138,8 +138,13 @@ package struct TestRun: Sendable {
   /// `after` seconds, with the IDs of the checks that started and have not
   /// ended yet, and the seconds since the run started: a slow run says
   /// which check it is on.
+  ///
+  /// With `stalled`, the run is also stopped, as if its time were up, once
+  /// checks have started and the stream has said nothing for `stalled`
+  /// seconds while some of them are still running: every check then waits
+  /// on something that does not come, or spins.
   func run(
-    filter: String, timeLimit: Double, after: Double = 3,
+    filter: String, timeLimit: Double, after: Double = 3, stalled: Double? = nil,
     running: ((_ checks: [String], _ seconds: Int) -> Void)? = nil
   ) -> Outcome {
     var outcome = Outcome(
@@ -166,16 +171,29 @@ package struct TestRun: Sendable {
       let start = ContinuousClock.now
       var said = 0
       var reader = EventStream.RecordReader(seal: seal)
-      let tick: (() -> Void)? = running.map { running in
-        {
-          let seconds = Int((ContinuousClock.now - start).inSeconds)
-          guard Double(seconds) >= after, seconds > said else { return }
-          said = seconds
+      var heard = (records: 0, at: start)
+      var looked = start
+      let tick: (() -> Bool)? =
+        running == nil && stalled == nil
+        ? nil
+        : {
+          let now = ContinuousClock.now
+          let seconds = Int((now - start).inSeconds)
+          let report = running != nil && Double(seconds) >= after && seconds > said
+          let watch = stalled != nil && now - looked >= .milliseconds(250)
+          guard report || watch else { return false }
+          looked = now
           reader.read(stream.bytes(from: reader.consumed))
+          if reader.records.count != heard.records { heard = (reader.records.count, now) }
           let summary = EventStream.summary(of: reader.records, verdicts: false)
-          running(summary.started.subtracting(summary.ended).sorted(), seconds)
+          let pending = summary.started.subtracting(summary.ended)
+          if report {
+            said = seconds
+            running?(pending.sorted(), seconds)
+          }
+          guard let stalled, !pending.isEmpty else { return false }
+          return (now - heard.at).inSeconds >= stalled
         }
-      }
       // The kit sends each failure's verdict as an attachment. Swift Testing
       // puts one in the stream itself (this toolchain, in version 0 of the
       // stream), or saves it where `--attachments-path` says and names the

@@ -95,7 +95,8 @@ package enum Subprocess {
   /// On timeout the whole process group is killed, exit-test children included.
   /// `poll` is called about ten times a second while the child runs, with
   /// everything it has written to standard output so far; `tick` as often,
-  /// and once more after the child has ended.
+  /// and once more after the child has ended. When `tick` answers `true`, the
+  /// child is stopped as if its time were up.
   /// While it runs, the child's group is one of ``live``, which an interrupt
   /// of the runner ends.
   package static func run(
@@ -104,7 +105,7 @@ package enum Subprocess {
     environment: [String: String] = ProcessInfo.processInfo.environment,
     timeout: Double? = nil,
     poll: ((String) -> Void)? = nil,
-    tick: (() -> Void)? = nil,
+    tick: (() -> Bool)? = nil,
     files: [Int32: String] = [:],
     input: [UInt8]? = nil
   ) throws -> ProcessOutcome {
@@ -226,15 +227,17 @@ package enum Subprocess {
       let elapsed = start.duration(to: .now)
       if let timeout, elapsed > .seconds(timeout) {
         timedOut = true
+      }
+      if let poll { poll(readText(outPath)) }
+      if !timedOut, tick?() == true { timedOut = true }
+      if timedOut {
         kill(-pid, SIGKILL)
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         break
       }
-      if let poll { poll(readText(outPath)) }
-      tick?()
       usleep(elapsed < .seconds(1) ? 10_000 : 100_000)
     }
-    tick?()
+    _ = tick?()
 
     let termination: Termination =
       (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)

@@ -223,17 +223,17 @@ struct Report: Sendable {
       lines.append(line)
     }
     if report.timeLimit != nil {
-      // `swift test` has no time limit of its own: a check that never
-      // finishes would hang it too, so it is not suggested here.
+      // `swift test` would stop at the first stuck check (the kit's
+      // watchdog), so it is not suggested here.
       lines.append("")
       lines.append(
-        "The chapter's run did not finish, so every check was run again on its own: each result above is its own."
-          + " A check that never finishes would stop `swift test` as well: look first for an endless loop,"
-          + " or a lock or semaphore held across an await, in your code.")
+        "The chapter's run did not finish, so each check it had not finished ran again on its own."
+          + " Look first for an endless loop, or a lock or semaphore held across an await, in your code;"
+          + " `swift test` would stop at the first check that is stuck.")
     } else if report.crash != nil {
       lines.append("")
       lines.append(
-        "The chapter's run did not finish, so every check was run again on its own: each result above is its own. Run "
+        "The chapter's run did not finish, so each check it had not finished ran again on its own. Run "
           + style.command("swift test --filter \(chapter.testModule)") + " to see the whole output.")
     }
     lines.append("")

@@ -25,10 +25,19 @@ extension Workshop {
         workspace: workspace, variant: variant, timeLimit: options.timeLimit, progress: console.status))
 
     if variant == .chapters { Starters(workspace: workspace).remember() }
-    // Everything once, then what changes.
+    // Everything once, then what changes. A chapter asked for is graded
+    // and shown first: the learner waits for it, not for the others.
     var seen = watcher.snapshot()
-    console.status?("Grading every chapter")
-    loop.gradeAll()
+    if let given {
+      console.status?("Grading chapter \(given.paddedNumber)")
+      loop.grade([given], quick: false)
+      draw(loop, focus: given, screen: screen, workspace: workspace, variant: variant, othersPending: true)
+      console.status?("Grading the other chapters")
+      loop.grade(chapters.filter { $0.number != given.number }, reusingBuild: true)
+    } else {
+      console.status?("Grading every chapter")
+      loop.gradeAll()
+    }
     var focus = given ?? loop.current()
     draw(loop, focus: focus, screen: screen, workspace: workspace, variant: variant)
 
@@ -57,7 +66,8 @@ extension Workshop {
 
   /// The chapter in focus in full, a line on the rest, and how to stop.
   private func draw(
-    _ loop: WatchLoop, focus: Curriculum.Chapter?, screen: Screen, workspace: Workspace, variant: Variant
+    _ loop: WatchLoop, focus: Curriculum.Chapter?, screen: Screen, workspace: Workspace, variant: Variant,
+    othersPending: Bool = false
   ) {
     let report = Report(style: style, workspace: workspace, variant: variant)
     var lines: [String] = []
@@ -70,7 +80,8 @@ extension Workshop {
       lines.append("")
     }
     let all = loop.workspace.curriculum.chapters.compactMap { loop.reports[$0.number] }
-    lines.append(report.summaryLine(all, besides: focus))
+    lines.append(
+      othersPending ? style.dim("Other chapters: being graded…") : report.summaryLine(all, besides: focus))
     let took =
       (loop.lastDuration.map { String(format: " · graded in %.1f s", $0.inSeconds) } ?? "")
       + (loop.slowPath.map { " (built with SwiftPM: \($0))" } ?? "")
@@ -118,7 +129,9 @@ struct WatchLoop {
 
   /// Grades `chapters` after a save: one chapter's edit without SwiftPM when
   /// the build plan allows it (see ``ChapterRebuild``), otherwise with it.
-  mutating func grade(_ chapters: [Curriculum.Chapter], quick: Bool = true) {
+  /// With `reusingBuild`, from the last grading's build as it is (the first
+  /// screen's other chapters, built a moment ago with the one shown).
+  mutating func grade(_ chapters: [Curriculum.Chapter], quick: Bool = true, reusingBuild: Bool = false) {
     let start = ContinuousClock.now
     defer { lastDuration = ContinuousClock.now - start }
     // What the results are kept for, read before grading.
@@ -127,7 +140,9 @@ struct WatchLoop {
     slowPath = nil
     do {
       var build: Build
-      if quick, chapters.count == 1, let last = self.build {
+      if reusingBuild, let last = self.build {
+        build = last
+      } else if quick, chapters.count == 1, let last = self.build {
         let rebuild = ChapterRebuild(
           workspace: workspace, variant: variant, environment: Grader.childEnvironment,
           sandbox: grader.buildSandbox)
