@@ -292,10 +292,23 @@ struct EndToEndTests {
     let statuses = Dictionary(uniqueKeysWithValues: report.checks.map { ($0.name, $0.status) })
     #expect(
       statuses == [
-        "Decides with more time": .passed, "Never decides": .undecided, "Decides at once": .passed,
+        "Decides with more time": .passed, "Decides after the class": .undecided, "Never decides": .undecided,
+        "Decides at once": .passed,
       ])
     #expect(report.passed == 2)
     #expect(report.state != .done)
+  }
+
+  @Test("A grader that gives undecided checks more time, as grade does after the class, decides more of them")
+  func moreTimeAfterTheClass() async throws {
+    let workspace = try await graded.value.workspace
+    let chapter = try #require(workspace.curriculum.chapters.first { $0.number == 13 })
+    var grader = Grader(workspace: workspace, variant: .chapters, timeLimit: 5)
+    grader.patience = ClassGrader.afterClassPatience
+    let report = try #require(try grader.grade([chapter]).first)
+    let statuses = Dictionary(uniqueKeysWithValues: report.checks.map { ($0.name, $0.status) })
+    #expect(statuses["Decides after the class"] == .passed)
+    #expect(statuses["Never decides"] == .undecided)
   }
 
   @Test(

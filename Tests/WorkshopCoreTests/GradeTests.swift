@@ -318,6 +318,58 @@ struct GradeTests {
   }
 
   @Test(
+    "A submission with a check that could not decide is reported after the class, its chapter graded again with more time"
+  )
+  func undecidedAfterTheClass() async throws {
+    // A course of its own, with a check that, for a right `add`, cannot
+    // decide under the kit's bound of a chapter's grading (1 s, then 4 s):
+    // it records the kit's "could not decide" verdict, as a check whose
+    // threads never met does. After the class the bound is 8 s, and it
+    // decides. A wrong `add` fails it at once.
+    let root = try freshCopyOfFixture("workshop-class-undecided", of: "ClassWorkshop")
+    let checks = root.appendingPathComponent("Tests/01-AdderTests/AdderTests.swift")
+    try (try String(contentsOf: checks, encoding: .utf8)
+      + #"""
+
+      import Foundation
+
+      @Test("Adds on a busy machine") func busy() {
+        let bound = Double(ProcessInfo.processInfo.environment["WORKSHOP_HANG_BOUND"] ?? "") ?? 1
+        #expect(add(1, 1) == 2)
+        if add(1, 1) == 2, bound < 5 {
+          let verdict = #"{"behaviour":"The threads must meet","events":[],"format":"workshop-verdict-1","runtimeSaid":[],"undecided":true}"#
+          Attachment.record(Array(verdict.utf8), named: "verdict.json")
+          Issue.record("The threads must meet\nRecorded events: (none)")
+        }
+      }
+
+      """#).write(to: checks, atomically: true, encoding: .utf8)
+    let submissions = root.appendingPathComponent("submissions")
+    for (name, folder) in [("solved", "Solutions"), ("starter", "Chapters")] {
+      try FileManager.default.createDirectory(
+        at: submissions.appendingPathComponent(name), withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        at: root.appendingPathComponent(folder),
+        to: submissions.appendingPathComponent("\(name)/Chapters"))
+    }
+    let course = try Workspace.locate(from: root)
+    var grader = ClassGrader(course: course, jobs: 1, timeLimit: 20, sandbox: Sandbox.current)
+    let said = Mutex<[String]>([])
+    grader.progress = { line in said.withLock { $0.append(line) } }
+    let reported = Mutex<[String]>([])
+    let names = ["solved", "starter"]
+    let (grades, _) = try grader.grade(
+      names.map { submissions.appendingPathComponent($0).path }, names: names
+    ) { grade, _ in reported.withLock { $0.append(grade.name) } }
+    // The starter is reported first: "solved" waited for the end of the class.
+    #expect(reported.withLock { $0 } == ["starter", "solved"])
+    #expect(said.withLock { $0 }.contains { $0.contains("chapters of 1 submission whose checks could not decide") })
+    let solved = try #require(grades.first { $0.name == "solved" })
+    #expect(solved.reports.map(\.chapter.number) == [1, 2])
+    #expect(solved.reports[0].checks.map(\.status) == [.passed, .passed, .passed], "\(solved.reports[0].checks)")
+  }
+
+  @Test(
     "No result crosses submissions: only a starter, byte for byte, gets the starter's result; the same other code handed in twice is graded in each"
   )
   func sharing() async throws {

@@ -138,10 +138,10 @@ extension Grader {
     guard !undecided.isEmpty else { return }
     var environment = Self.childEnvironment
     let bound = Double(environment["WORKSHOP_HANG_BOUND"] ?? "") ?? 1
-    environment["WORKSHOP_HANG_BOUND"] = String(bound * Self.patience)
+    environment["WORKSHOP_HANG_BOUND"] = String(bound * patience)
     let runner = TestRun(build: build, environment: environment, sandbox: sandbox)
     // The kit gives threads twelve bounds to meet.
-    let limit = max(timeLimit, 12 * bound * Self.patience + 10)
+    let limit = max(timeLimit, 12 * bound * patience + 10)
     let chapter = report.chapter.paddedNumber
     let again = concurrentMap(undecided.map { report.checks[$0] }, width: 1) { check -> CheckResult? in
       progress?("\(chapter): running “\(check.name)” again with more time")
@@ -159,8 +159,9 @@ extension Grader {
     }
   }
 
-  /// How many times longer the kit waits when an undecided check runs again.
-  static let patience: Double = 4
+  /// How many times longer the kit waits when an undecided check runs
+  /// again, unless the grader says otherwise (``Grader/patience``).
+  package static let defaultPatience: Double = 4
 
   /// The time a chapter's whole run gets before its checks run alone: half
   /// the chapter's limit, and never more than ``wholeRunCap`` when set. A run that

@@ -53,6 +53,10 @@ package struct Grader: Sendable {
   /// (see ``wholeRunLimit``); nil for half the time limit, for suites
   /// whose tests take minutes (the runner's own, in `verify`).
   package var wholeRunCap: Double? = Grader.chapterWholeRunCap
+  /// How many times the kit's bound an undecided check gets when it runs
+  /// again (see ``decideAgain(_:build:)``): `grade` asks for more after the
+  /// class, when the machine is no longer busy with it.
+  package var patience: Double = Grader.defaultPatience
   /// The sandbox checks run in, if any.
   package var sandbox: Sandbox? {
     var sandbox: Sandbox?

@@ -99,54 +99,131 @@ struct ClassGrader: Sendable {
     let tampered = Mutex<String?>(nil)
     // Unsandboxed, learner code can write where the grader keeps them.
     let starters = sandbox == nil ? [:] : try startersResults(in: slots[0], items: items)
-    let next = Mutex(0)
     let done = Mutex(0)
     let results = Mutex<[Int: SubmissionGrade]>([:])
     let report = Mutex(())
+    // A submission with a check that could not decide (its threads did
+    // not meet on a busy machine) is reported after the class, once those
+    // chapters were graded again with more time on a machine no longer busy
+    // grading the others.
+    let later = Mutex<[Int]>([])
+    let shown = Mutex<Set<Int>>([])
+    let show = { @Sendable (index: Int, grade: SubmissionGrade) in
+      results.withLock { $0[index] = grade }
+      shown.withLock { _ = $0.insert(index) }
+      let count = done.withLock { value in
+        value += 1
+        return value
+      }
+      report.withLock { _ in finished(grade, items) }
+      progress?("Graded \(count) of \(paths.count) submissions")
+    }
+    let guarded = { @Sendable (index: Int, grading: () -> SubmissionGrade) -> SubmissionGrade in
+      if let changed = tampered.withLock({ $0 }) ?? courseChange(since: items.course) {
+        // Unsandboxed, code under test can write the pristine checkout:
+        // nothing graded after that is a grade.
+        tampered.withLock { $0 = changed }
+        return SubmissionGrade(
+          name: names[index], source: paths[index], reports: [], notGraded: changed, ignored: [],
+          flags: [], seconds: 0, reused: 0)
+      }
+      var grade = grading()
+      // Checked again after: a grade made while the checks changed is none.
+      if let changed = courseChange(since: items.course) {
+        tampered.withLock { $0 = changed }
+        grade.notGraded = grade.notGraded ?? changed
+        grade.reports = []
+      }
+      return grade
+    }
+    Self.work(paths.indices.map { $0 }, slots: slots) { index, slot, slotIndex in
+      let grade = guarded(index) {
+        gradeOne(
+          paths[index], name: names[index], in: slot, job: slotIndex, items: items, starters: starters)
+      }
+      if grade.notGraded == nil, !Self.undecidedChapters(grade).isEmpty {
+        results.withLock { $0[index] = grade }
+        later.withLock { $0.append(index) }
+      } else {
+        show(index, grade)
+      }
+    }
+    let again = later.withLock { $0 }.sorted()
+    if !again.isEmpty {
+      progress?(
+        "Grading again, with more time, the chapters of \(again.count) submission\(again.count == 1 ? "" : "s")"
+          + " whose checks could not decide")
+    }
+    Self.work(again, slots: slots) { index, slot, slotIndex in
+      let first = results.withLock { $0[index]! }
+      let second = guarded(index) {
+        gradeOne(
+          paths[index], name: names[index], in: slot, job: slotIndex, items: items, starters: starters,
+          only: Self.undecidedChapters(first), patience: Self.afterClassPatience)
+      }
+      show(index, Self.deciding(first, with: second))
+    }
+    // Stopped before the second pass was over: the first grades, as they are.
+    for index in again where !shown.withLock({ $0.contains(index) }) {
+      show(index, results.withLock { $0[index]! })
+    }
+    if sandbox == nil { try? Data().write(to: unsandboxedMark) }
+    let all = results.withLock { $0 }
+    return (paths.indices.compactMap { all[$0] }, items)
+  }
+
+  /// Runs `body` for each of `indices`, in order, one per slot at a time,
+  /// until the runner is stopped.
+  static func work(
+    _ indices: [Int], slots: [GradingCopy], _ body: @escaping @Sendable (Int, GradingCopy, Int) -> Void
+  ) {
+    let next = Mutex(0)
     let group = DispatchGroup()
     for (slotIndex, slot) in slots.enumerated() {
       group.enter()
       Thread.detachNewThread {
         defer { group.leave() }
         while !Interrupts.isStopping {
-          let index = next.withLock { value in
+          let position = next.withLock { value in
             defer { value += 1 }
             return value
           }
-          guard index < paths.count else { return }
-          var grade: SubmissionGrade
-          if let changed = tampered.withLock({ $0 }) ?? courseChange(since: items.course) {
-            // Unsandboxed, code under test can write the pristine checkout:
-            // nothing graded after that is a grade.
-            tampered.withLock { $0 = changed }
-            grade = SubmissionGrade(
-              name: names[index], source: paths[index], reports: [], notGraded: changed, ignored: [],
-              flags: [], seconds: 0, reused: 0)
-          } else {
-            grade = gradeOne(
-              paths[index], name: names[index], in: slot, job: slotIndex, items: items,
-              starters: starters)
-            // Checked again after: a grade made while the checks changed is none.
-            if let changed = courseChange(since: items.course) {
-              tampered.withLock { $0 = changed }
-              grade.notGraded = grade.notGraded ?? changed
-              grade.reports = []
-            }
-          }
-          results.withLock { $0[index] = grade }
-          let count = done.withLock { value in
-            value += 1
-            return value
-          }
-          report.withLock { _ in finished(grade, items) }
-          progress?("Graded \(count) of \(paths.count) submissions")
+          guard position < indices.count else { return }
+          body(indices[position], slot, slotIndex)
         }
       }
     }
     group.wait()
-    if sandbox == nil { try? Data().write(to: unsandboxedMark) }
-    let all = results.withLock { $0 }
-    return (paths.indices.compactMap { all[$0] }, items)
+  }
+
+  /// How many times the kit's bound an undecided check gets when its
+  /// chapter is graded again after the class (twice what it got during it).
+  static let afterClassPatience: Double = 2 * Grader.defaultPatience
+
+  /// The chapters of `grade` with a check that could not decide.
+  static func undecidedChapters(_ grade: SubmissionGrade) -> Set<Int> {
+    Set(grade.reports.filter { $0.checks.contains { $0.status == .undecided } }.map(\.chapter.number))
+  }
+
+  /// `first`, with each of its undecided checks replaced by what `second`
+  /// (the same submission's chapters graded again) decided for it: passed
+  /// or failed. A check `second` could not decide either stays undecided.
+  static func deciding(_ first: SubmissionGrade, with second: SubmissionGrade) -> SubmissionGrade {
+    var merged = first
+    merged.seconds += second.seconds
+    guard second.notGraded == nil else { return merged }
+    for (chapterIndex, report) in merged.reports.enumerated() {
+      guard let again = second.reports.first(where: { $0.chapter.number == report.chapter.number })
+      else { continue }
+      for (checkIndex, check) in report.checks.enumerated() where check.status == .undecided {
+        if let decided = again.checks.first(where: {
+          $0.id == check.id && ($0.status == .passed || $0.status == .failed)
+        }) {
+          merged.reports[chapterIndex].checks[checkIndex] = decided
+        }
+      }
+    }
+    return merged
   }
 
   /// Why the pristine course can no longer be trusted, if its checks, kit or
@@ -231,9 +308,13 @@ struct ClassGrader: Sendable {
   /// Grades one submission in `slot`, which every chapter it does not
   /// grade holds as the course shipped it: nothing of an earlier submission
   /// is built beside this one's.
+  ///
+  /// With `only`, only those of its chapters are graded (the others are
+  /// built as their starters and not reported), and an undecided check gets
+  /// `patience` times the kit's bound when it runs again.
   private func gradeOne(
     _ path: String, name: String, in slot: GradingCopy, job: Int, items: Items,
-    starters: [String: ChapterReport]
+    starters: [String: ChapterReport], only: Set<Int>? = nil, patience: Double = Grader.defaultPatience
   ) -> SubmissionGrade {
     let start = ContinuousClock.now
     let deadline = start + .seconds(budget)
@@ -249,7 +330,7 @@ struct ClassGrader: Sendable {
       // The copy starts from what no learner wrote: the pristine course,
       // and the build folders as the starters left them.
       try slot.restoreBuilds()
-      for chapter in course.curriculum.chapters {
+      for chapter in course.curriculum.chapters where only?.contains(chapter.number) ?? true {
         guard let sources = submission.chapters[chapter.number] else {
           var report = ChapterReport(chapter: chapter)
           report.notHandedIn = true
@@ -264,9 +345,10 @@ struct ClassGrader: Sendable {
         try slot.place(chapter, sources: sources)
         toGrade.append(chapter)
       }
-      // A chapter not handed in, or given the starter's result, gets the
-      // shipped starter, never what an earlier submission left.
-      for chapter in course.curriculum.chapters where known[chapter.number] != nil {
+      // A chapter not handed in, given the starter's result, or not graded
+      // now, gets the shipped starter, never what an earlier submission left.
+      for chapter in course.curriculum.chapters
+      where !toGrade.contains(where: { $0.number == chapter.number }) {
         try slot.place(chapter, sources: try slot.starter(of: chapter))
       }
       for pass in Self.passes(toGrade) {
@@ -276,7 +358,9 @@ struct ClassGrader: Sendable {
         for chapter in pass.graded {
           try slot.place(chapter, sources: submission.chapters[chapter.number] ?? [:])
         }
-        for report in try grader(for: slot, job: job, deadline: deadline).grade(pass.graded) {
+        var grader = grader(for: slot, job: job, deadline: deadline)
+        grader.patience = patience
+        for report in try grader.grade(pass.graded) {
           known[report.chapter.number] = report
         }
       }

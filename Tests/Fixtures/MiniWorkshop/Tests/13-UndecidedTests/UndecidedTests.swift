@@ -24,6 +24,13 @@ private var bound: Double {
     #expect(answer() == 42)
   }
 
+  /// Decides only with the time `grade` gives after the class: eight
+  /// bounds, where a chapter's grading gives four.
+  @Test("Decides after the class") func decidesAfterTheClass() {
+    if bound < 5 { recordUndecided() }
+    #expect(answer() == 42)
+  }
+
   @Test("Never decides") func neverDecides() { recordUndecided() }
 
   @Test("Decides at once") func decides() { #expect(answer() == 42) }
