@@ -62,7 +62,7 @@ extension Grader {
         ($0.id, result(of: $0, in: whole.summary, otherwise: "the run never reported this check"))
       })
     let alone = checks.filter { kept[$0.id] == nil }
-    let limit = aloneLimit(checks: checks.count)
+    let limit = aloneLimit(checks: checks.count, sanitized: build.sanitizer == .thread)
     let started = Mutex(0)
     let results = concurrentMap(alone, width: aloneWidth(build)) { check -> (CheckResult, Outcome) in
       let number = started.withLock { count in
@@ -196,14 +196,19 @@ extension Grader {
 
   /// The time each check of a chapter with `checks` checks gets when it
   /// runs alone: half the chapter's limit shared as if every check hung, two
-  /// at a time, and never under 5 s (five times the kit's bound for an event
-  /// that never comes), so that a check that finishes, however loaded the
-  /// machine, always finishes in time. It depends on the chapter alone, not
-  /// on the machine (its cores, ``aloneWidth``) nor on how far the whole run
-  /// got, so a hanging chapter grades the same everywhere.
-  func aloneLimit(checks: Int) -> Double {
+  /// at a time, and never under the longest a check that finishes can take:
+  /// the twelve hang bounds the kit gives two threads to meet
+  /// (`SeparateThreads.overlapTimeLimit`) and 3 s to start, that is 15 s,
+  /// or 63 s under ThreadSanitizer, whose bound is 5 s (`sanitized`). A
+  /// check that finishes, however loaded the machine, finishes in time. It
+  /// depends on the chapter alone, not on the machine (its cores,
+  /// ``aloneWidth``) nor on how far the whole run got, so a hanging chapter
+  /// grades the same everywhere.
+  func aloneLimit(checks: Int, sanitized: Bool = false) -> Double {
     let rounds = Double((max(checks, 1) + 1) / 2)
-    return max(5, (timeLimit / 2) / rounds)
+    let bound = Double(Self.childEnvironment["WORKSHOP_HANG_BOUND"] ?? "") ?? 1
+    let longest = 12 * (sanitized ? max(bound, 5) : bound) + 3
+    return max(longest, (timeLimit / 2) / rounds)
   }
 
   /// `3 s`, `2.5 s`.
