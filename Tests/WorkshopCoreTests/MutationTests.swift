@@ -113,4 +113,34 @@ struct VerifyOrderTests {
         == "the build failed outside any chapter (chapters): error: two entry points")
     #expect(Verifier.headline(of: "does not compile\nX.swift:1: error") == "does not compile")
   }
+
+  @Test(
+    "A fix that crashes in some plain runs and passes the others is caught the same way when the race pass fails those"
+  )
+  func plainRunsAwaitingTheRacePass() {
+    func report(raceChecked: Bool, _ statuses: [CheckResult.Status]) -> ChapterReport {
+      var report = ChapterReport(
+        chapter: Curriculum.Chapter(
+          number: 7, name: "Seven", title: "Seven", summary: "", files: ["Code.swift"], hints: [],
+          starterFails: ["b"], raceChecked: raceChecked, starterRaces: raceChecked ? ["b"] : []),
+        checks: statuses.enumerated().map { CheckResult(id: "c\($0)", name: "c\($0)", status: $1) })
+      if raceChecked { report.raceCheck = .waiting }
+      return report
+    }
+    let crashed = report(raceChecked: true, [.passed, .failed])
+    let passed = report(raceChecked: true, [.passed, .passed])
+    #expect(Verifier.agreement(of: [crashed, passed, crashed]) == .awaitRacePass(passing: 1, failing: 0))
+    #expect(Verifier.agreement(of: [passed, passed]) == .agree(varies: false))
+    #expect(
+      Verifier.agreement(of: [crashed, report(raceChecked: true, [.failed, .passed])]) == .agree(varies: true)
+    )
+    // Outside a race-checked chapter, passing is a verdict of its own.
+    let plainCrashed = report(raceChecked: false, [.passed, .failed])
+    let plainPassed = report(raceChecked: false, [.passed, .passed])
+    #expect(Verifier.agreement(of: [plainCrashed, plainPassed]) == .disagree(run: 1))
+    // A run that does not compile is no failure the race pass could confirm.
+    var broken = crashed
+    broken.compileErrors = ["Code.swift:1: error: expected expression"]
+    #expect(Verifier.agreement(of: [passed, broken]) == .disagree(run: 1))
+  }
 }

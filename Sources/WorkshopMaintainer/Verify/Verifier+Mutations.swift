@@ -119,6 +119,10 @@ extension Verifier {
     let rounds = chapters.compactMap { lists[$0.number]?.count }.max() ?? 0
     var results: [Int: [(Mutation, Outcome)]] = [:]
     var varying: [Int: [String]] = [:]
+    // Fixes some of whose plain runs failed while the others passed and went
+    // on to the race pass, by chapter and place in `results`: what a failing
+    // run gave, to hold against the race pass's verdict.
+    var plainFailures: [Int: [Int: String]] = [:]
     // The rounds run the plain checks only; the fixes that pass them in a
     // race-checked chapter go through ThreadSanitizer afterwards, a few
     // rounds for all of them (see ``gradeRaces``), not a build per round.
@@ -161,18 +165,15 @@ extension Verifier {
           repeatCount: repeatCount, progress: progress)
         for (index, report) in runs[0].enumerated() {
           let mutation = lists[report.chapter.number]![round]
-          // What must not change is the verdict: caught or not, accepted or
-          // not. Which checks fail may: a fix that races, or keeps state in
-          // a global that couples checks running side by side, trips
-          // different checks depending on timing. That is noted, not failed.
-          let differing = runs.indices.filter { Self.verdict(runs[$0][index]) != Self.verdict(report) }
-          if differing.isEmpty {
+          switch Self.agreement(of: runs.map { $0[index] }) {
+          case .agree(let varies):
             results[report.chapter.number, default: []].append((mutation, .graded(report)))
-            if runs.contains(where: { $0[index].signature != report.signature }) {
-              varying[report.chapter.number, default: []].append(mutation.name)
-            }
-          } else {
-            let run = differing[0]
+            if varies { varying[report.chapter.number, default: []].append(mutation.name) }
+          case .awaitRacePass(let passing, let failing):
+            results[report.chapter.number, default: []].append((mutation, .graded(runs[passing][index])))
+            plainFailures[report.chapter.number, default: [:]][results[report.chapter.number]!.count - 1] =
+              "run \(failing + 1) \(Self.failsACheck) (\(runs[failing][index].signature))"
+          case .disagree(let run):
             results[report.chapter.number, default: []].append(
               (
                 mutation,
@@ -192,6 +193,18 @@ extension Verifier {
     gradeRaces(
       of: &results, chapters: chapters, in: copy, grader: grader, label: label, repeatCount: repeatCount,
       progress: progress)
+    for (chapter, failures) in plainFailures {
+      for (index, failure) in failures {
+        guard case .graded(let report) = results[chapter]![index].1 else { continue }
+        guard Self.verdict(report) != Self.failsACheck else {
+          varying[chapter, default: []].append(results[chapter]![index].0.name)
+          continue
+        }
+        results[chapter]![index].1 = .unusable(
+          "not the same verdict in \(repeatCount) runs: \(failure); the others pass their plain checks and \(Self.verdict(report)) under ThreadSanitizer (\(report.signature))"
+        )
+      }
+    }
     for chapter in chapters {
       try? Self.place(solutionOf: chapter, in: copy, applying: nil)
     }
@@ -202,7 +215,52 @@ extension Verifier {
   /// passes every check (TSan included), fails one, or does not compile.
   static func verdict(_ report: ChapterReport) -> String {
     if !report.compileErrors.isEmpty { return "does not compile" }
-    return report.state == .done ? "passes every check" : "fails a check"
+    return report.state == .done ? "passes every check" : failsACheck
+  }
+
+  /// How the plain runs of one fix agree.
+  enum Agreement: Equatable {
+    /// Every run gives the same verdict; `varies` if which checks fail differs.
+    case agree(varies: Bool)
+    /// Run `failing` fails a check; run `passing` (and every other that does
+    /// not fail) passes its plain checks in a race-checked chapter and waits
+    /// for the race pass, which must fail it too.
+    case awaitRacePass(passing: Int, failing: Int)
+    /// Run `run` gives another verdict than the first.
+    case disagree(run: Int)
+  }
+
+  /// How `runs`, the reports of one fix's plain checks run again and again,
+  /// agree. What must not change is the verdict: caught or not, accepted or
+  /// not. Which checks fail may: a fix that races, or keeps state in a
+  /// global that couples checks running side by side, trips different checks
+  /// depending on timing. That is noted, not failed. And a race-checked
+  /// chapter's run that passes its plain checks has no verdict yet: its
+  /// ThreadSanitizer pass gives it. A fix that races can crash in some plain
+  /// runs and pass in the others; it is caught the same way in all of them
+  /// when the race pass then fails it.
+  static func agreement(of runs: [ChapterReport]) -> Agreement {
+    guard let first = runs.first else { return .agree(varies: false) }
+    let pending = runs.indices.filter { awaitsRacePass(runs[$0]) }
+    let decided = runs.indices.filter { !pending.contains($0) }
+    if let passing = pending.first, let failing = decided.first,
+      decided.allSatisfy({ verdict(runs[$0]) == failsACheck })
+    {
+      return .awaitRacePass(passing: passing, failing: failing)
+    }
+    if let run = runs.indices.first(where: { verdict(runs[$0]) != verdict(first) }) {
+      return .disagree(run: run)
+    }
+    return .agree(varies: runs.contains { $0.signature != first.signature })
+  }
+
+  /// The verdict of a fix that is caught.
+  static let failsACheck = "fails a check"
+
+  /// Whether `report`, from a round of plain checks, passes them in a
+  /// race-checked chapter: its verdict is the race pass's, still to come.
+  static func awaitsRacePass(_ report: ChapterReport) -> Bool {
+    report.chapter.raceChecked && report.compileErrors.isEmpty && report.state == .done
   }
 
   /// What grading one mutation gave.
