@@ -22,15 +22,28 @@ import Testing
 /// writes its standard error to a file named after the check and the test
 /// process, and the check reads it back:
 ///
-///     let result = await #expect(
-///       processExitsWith: .success,
-///       "The app survives ... A crash here usually comes from resuming a continuation twice."
-///     ) {
-///       CrashLog.keepStandardError(of: "both")
-///       ...
+///     let result = await CrashLog.awaiting {
+///       await #expect(
+///         processExitsWith: .success,
+///         "The app survives ... A crash here usually comes from resuming a continuation twice."
+///       ) {
+///         CrashLog.keepStandardError(of: "both")
+///         ...
+///       }
 ///     }
 ///     CrashLog.explain(result, of: "both")
 public enum CrashLog {
+  /// Awaits an exit test (`body`). While its process runs, the check counts
+  /// as moving for the runner (``Heartbeat``): that process has a watchdog
+  /// of its own, and records nothing this one sees until it ends.
+  ///
+  ///     let result = await CrashLog.awaiting {
+  ///       await #expect(processExitsWith: .success) { ... }
+  ///     }
+  public static func awaiting<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+    try await Pulse.awaitingExitTest(body)
+  }
+
   /// Inside the exit test: sends its standard error to the file for
   /// `name`, and the verdicts of the kit's failures to another.
   public static func keepStandardError(of name: String) {

@@ -50,6 +50,7 @@ final class WaitableState<State: Sendable>: Sendable {
       return (result, ready)
     }
     for continuation in ready { continuation.resume() }
+    Pulse.moved()
     return result
   }
 
@@ -74,6 +75,7 @@ final class WaitableState<State: Sendable>: Sendable {
         storage.live.remove(id)
         storage.endedEarly[id] = nil
       }
+      Pulse.moved()
     }
     let timer = Task {
       do {

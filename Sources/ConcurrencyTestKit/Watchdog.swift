@@ -46,7 +46,7 @@ enum Watchdog {
     }
     if start { startWatching() }
     defer { _ = running.withLock { $0.checks.removeValue(forKey: number) } }
-    try await body()
+    try await Pulse.beating(body)
   }
 
   /// Starts the watching thread, which wakes ten times a second.

@@ -166,39 +166,43 @@ struct ContinuationsTests {
 
   @Test("Throws the error, once and without crashing, when the SDK reports both")
   func both() async {
-    let result = await #expect(
-      processExitsWith: .success,
-      """
-      The app must survive an SDK that sends a profile and an error together. \
-      A crash here usually comes from resuming a continuation twice (the runtime then says \
-      \"SWIFT TASK CONTINUATION MISUSE\").
-      """
-    ) {
-      CrashLog.keepStandardError(of: "both")
-      let events = EventLog()
-      let outcome = try await fetch(
-        [Callback(profile: ada, error: offline)], delivery: .onAnotherThread, events: events)
-      events.expect(outcome, equals: .sdkError(offline), "The error wins over the profile")
+    let result = await CrashLog.awaiting {
+      await #expect(
+        processExitsWith: .success,
+        """
+        The app must survive an SDK that sends a profile and an error together. \
+        A crash here usually comes from resuming a continuation twice (the runtime then says \
+        \"SWIFT TASK CONTINUATION MISUSE\").
+        """
+      ) {
+        CrashLog.keepStandardError(of: "both")
+        let events = EventLog()
+        let outcome = try await fetch(
+          [Callback(profile: ada, error: offline)], delivery: .onAnotherThread, events: events)
+        events.expect(outcome, equals: .sdkError(offline), "The error wins over the profile")
+      }
     }
     CrashLog.explain(result, of: "both")
   }
 
   @Test("Ignores a second callback from the SDK")
   func calledBackTwice() async {
-    let result = await #expect(
-      processExitsWith: .success,
-      """
-      The app must survive an SDK that calls back twice. \
-      A crash here usually comes from resuming a continuation twice (the runtime then says \
-      \"SWIFT TASK CONTINUATION MISUSE\").
-      """
-    ) {
-      CrashLog.keepStandardError(of: "calledBackTwice")
-      let events = EventLog()
-      let outcome = try await fetch(
-        [Callback(profile: ada), Callback(error: offline)], delivery: .onAnotherThread,
-        events: events)
-      events.expect(outcome, equals: .profile(ada), "The first callback decides the result")
+    let result = await CrashLog.awaiting {
+      await #expect(
+        processExitsWith: .success,
+        """
+        The app must survive an SDK that calls back twice. \
+        A crash here usually comes from resuming a continuation twice (the runtime then says \
+        \"SWIFT TASK CONTINUATION MISUSE\").
+        """
+      ) {
+        CrashLog.keepStandardError(of: "calledBackTwice")
+        let events = EventLog()
+        let outcome = try await fetch(
+          [Callback(profile: ada), Callback(error: offline)], delivery: .onAnotherThread,
+          events: events)
+        events.expect(outcome, equals: .profile(ada), "The first callback decides the result")
+      }
     }
     CrashLog.explain(result, of: "calledBackTwice")
   }
@@ -213,27 +217,29 @@ struct ContinuationsTests {
   // inside a window as narrow often enough (`playOverlapping`).
   @Test("Callbacks racing on two threads at once resume it once, with no data race")
   func racingCallbacks() async {
-    let result = await #expect(
-      processExitsWith: .success,
-      """
-      The app must survive callbacks arriving at the same moment on two threads. \
-      A crash here usually comes from both threads resuming the continuation: both found \
-      it not yet resumed before either marked it (a check and a set in two separate steps), or, \
-      under ThreadSanitizer, the threads touching the same state without a lock.
-      """
-    ) {
-      CrashLog.keepStandardError(of: "racingCallbacks")
-      let callbacks = (0..<SeparateThreads.overlapThreads).map {
-        $0.isMultiple(of: 2) ? Callback(profile: ada) : Callback(error: offline)
-      }
-      let summary = EventLog()
-      try await SeparateThreads.playOverlapping("callbacks on two threads at once", events: summary) { _ in
-        let events = EventLog()
-        let outcome = try await fetch(callbacks, delivery: .racingOnSeparateThreads, events: events)
-        try events.require(
-          outcome == .profile(ada) || outcome == .sdkError(offline),
-          "One of the callbacks decides the result", actual: "\(outcome)")
-        try await events.waitForEvent("every callback to return") { $0 == doneCallingBack.text }
+    let result = await CrashLog.awaiting {
+      await #expect(
+        processExitsWith: .success,
+        """
+        The app must survive callbacks arriving at the same moment on two threads. \
+        A crash here usually comes from both threads resuming the continuation: both found \
+        it not yet resumed before either marked it (a check and a set in two separate steps), or, \
+        under ThreadSanitizer, the threads touching the same state without a lock.
+        """
+      ) {
+        CrashLog.keepStandardError(of: "racingCallbacks")
+        let callbacks = (0..<SeparateThreads.overlapThreads).map {
+          $0.isMultiple(of: 2) ? Callback(profile: ada) : Callback(error: offline)
+        }
+        let summary = EventLog()
+        try await SeparateThreads.playOverlapping("callbacks on two threads at once", events: summary) { _ in
+          let events = EventLog()
+          let outcome = try await fetch(callbacks, delivery: .racingOnSeparateThreads, events: events)
+          try events.require(
+            outcome == .profile(ada) || outcome == .sdkError(offline),
+            "One of the callbacks decides the result", actual: "\(outcome)")
+          try await events.waitForEvent("every callback to return") { $0 == doneCallingBack.text }
+        }
       }
     }
     CrashLog.explain(result, of: "racingCallbacks")

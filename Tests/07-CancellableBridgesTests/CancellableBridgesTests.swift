@@ -234,28 +234,30 @@ struct CancellableBridgesTests {
   func cancelDuringFetch() async {
     // In a child process: a bridge that calls the SDK while holding its lock
     // meets its own cancel handler here, on the same thread, and may crash.
-    let result = await #expect(
-      processExitsWith: .success,
-      """
-      The app must survive a cancel that arrives while fetchUser is still running. \
-      A crash here usually comes from a continuation resumed twice (the runtime then says \
-      \"SWIFT TASK CONTINUATION MISUSE\"), or the cancel handler taking a lock that the bridge \
-      held while it called the SDK.
-      """
-    ) {
-      CrashLog.keepStandardError(of: "cancelDuringFetch")
-      let events = EventLog()
-      let sdk = FakeUserSDK(events: events, cancelsCallerDuringFetch: true)
-      let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
-      events.expect(
-        try await outcome(of: caller, events: events), equals: "threw CancellationError()",
-        "The caller gets CancellationError without waiting for the SDK")
-      events.expect(
-        sdk.fetchCount == 1 && sdk.cancels(of: 0) == 1,
-        "The operation fetchUser returned after the cancel is cancelled, exactly once",
-        actual: sdk.fetchCount == 0
-          ? "fetchUser was never called"
-          : "operation 1 was cancelled \(sdk.cancels(of: 0)) time(s)")
+    let result = await CrashLog.awaiting {
+      await #expect(
+        processExitsWith: .success,
+        """
+        The app must survive a cancel that arrives while fetchUser is still running. \
+        A crash here usually comes from a continuation resumed twice (the runtime then says \
+        \"SWIFT TASK CONTINUATION MISUSE\"), or the cancel handler taking a lock that the bridge \
+        held while it called the SDK.
+        """
+      ) {
+        CrashLog.keepStandardError(of: "cancelDuringFetch")
+        let events = EventLog()
+        let sdk = FakeUserSDK(events: events, cancelsCallerDuringFetch: true)
+        let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
+        events.expect(
+          try await outcome(of: caller, events: events), equals: "threw CancellationError()",
+          "The caller gets CancellationError without waiting for the SDK")
+        events.expect(
+          sdk.fetchCount == 1 && sdk.cancels(of: 0) == 1,
+          "The operation fetchUser returned after the cancel is cancelled, exactly once",
+          actual: sdk.fetchCount == 0
+            ? "fetchUser was never called"
+            : "operation 1 was cancelled \(sdk.cancels(of: 0)) time(s)")
+      }
     }
     CrashLog.explain(result, of: "cancelDuringFetch")
   }
@@ -265,31 +267,33 @@ struct CancellableBridgesTests {
     // In a child process: a bridge that resumes or cancels while holding its
     // lock meets its own callback here, on the same thread, and deadlocks or
     // traps on the lock it already holds.
-    let result = await #expect(
-      processExitsWith: .success,
-      """
-      The app must survive an SDK that calls back from inside cancel(). A hang or a crash here \
-      usually comes from calling the SDK's cancel() (or resuming) while holding the bridge's lock: \
-      the callback then asks for the same lock on the same thread.
-      """
-    ) {
-      CrashLog.keepStandardError(of: "callbackInsideCancel")
-      let events = EventLog()
-      let sdk = FakeUserSDK(events: events, callsBackWhenCancelled: true)
-      let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
-      try await sdk.waitForFetch(0)
-      events.record(
-        .cancel("the caller is cancelled, from a thread of its own", from: .whoeverCalled, label: "cancel"))
-      // Not from the check's task: a bridge that deadlocks holds that thread, not the check.
-      Thread.detachNewThread {
-        caller.cancel()
-        events.record(.note("caller.cancel() returned", in: .whoeverCalled))
+    let result = await CrashLog.awaiting {
+      await #expect(
+        processExitsWith: .success,
+        """
+        The app must survive an SDK that calls back from inside cancel(). A hang or a crash here \
+        usually comes from calling the SDK's cancel() (or resuming) while holding the bridge's lock: \
+        the callback then asks for the same lock on the same thread.
+        """
+      ) {
+        CrashLog.keepStandardError(of: "callbackInsideCancel")
+        let events = EventLog()
+        let sdk = FakeUserSDK(events: events, callsBackWhenCancelled: true)
+        let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
+        try await sdk.waitForFetch(0)
+        events.record(
+          .cancel("the caller is cancelled, from a thread of its own", from: .whoeverCalled, label: "cancel"))
+        // Not from the check's task: a bridge that deadlocks holds that thread, not the check.
+        Thread.detachNewThread {
+          caller.cancel()
+          events.record(.note("caller.cancel() returned", in: .whoeverCalled))
+        }
+        try await events.waitForEvent("caller.cancel() to return") { $0 == "caller.cancel() returned" }
+        events.expect(
+          try await outcome(of: caller, events: events), equals: "threw CancellationError()",
+          "The caller gets CancellationError, not the SDK's own error")
+        events.expect(sdk.cancels(of: 0), equals: 1, "The SDK operation is cancelled exactly once")
       }
-      try await events.waitForEvent("caller.cancel() to return") { $0 == "caller.cancel() returned" }
-      events.expect(
-        try await outcome(of: caller, events: events), equals: "threw CancellationError()",
-        "The caller gets CancellationError, not the SDK's own error")
-      events.expect(sdk.cancels(of: 0), equals: 1, "The SDK operation is cancelled exactly once")
     }
     CrashLog.explain(result, of: "callbackInsideCancel")
   }
@@ -298,54 +302,58 @@ struct CancellableBridgesTests {
   func callbackThenCancel() async {
     // In a child process: a cancel handler that resumes without checking
     // whether the callback already did would crash here.
-    let result = await #expect(
-      processExitsWith: .success,
-      """
-      The app must survive a cancel that arrives after the SDK called back. \
-      A crash here usually comes from resuming a continuation twice (the runtime then says \
-      \"SWIFT TASK CONTINUATION MISUSE\").
-      """
-    ) {
-      CrashLog.keepStandardError(of: "callbackThenCancel")
-      let events = EventLog()
-      let sdk = FakeUserSDK(events: events)
-      let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
-      try await sdk.waitForFetch(0)
-      try await sdk.callBack(0, with: .success(ada))
-      events.record(.cancel("the caller is cancelled", from: .whoeverCalled, label: "cancel"))
-      caller.cancel()
-      events.expect(
-        try await outcome(of: caller, events: events), equals: "returned User(42, Ada)",
-        "The value delivered first is returned")
-      // Whether the late cancel still reaches the finished operation depends
-      // on whether the caller's task had left the cancellation handler yet;
-      // cancelling a finished SDK operation does nothing, so either is fine.
+    let result = await CrashLog.awaiting {
+      await #expect(
+        processExitsWith: .success,
+        """
+        The app must survive a cancel that arrives after the SDK called back. \
+        A crash here usually comes from resuming a continuation twice (the runtime then says \
+        \"SWIFT TASK CONTINUATION MISUSE\").
+        """
+      ) {
+        CrashLog.keepStandardError(of: "callbackThenCancel")
+        let events = EventLog()
+        let sdk = FakeUserSDK(events: events)
+        let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
+        try await sdk.waitForFetch(0)
+        try await sdk.callBack(0, with: .success(ada))
+        events.record(.cancel("the caller is cancelled", from: .whoeverCalled, label: "cancel"))
+        caller.cancel()
+        events.expect(
+          try await outcome(of: caller, events: events), equals: "returned User(42, Ada)",
+          "The value delivered first is returned")
+        // Whether the late cancel still reaches the finished operation depends
+        // on whether the caller's task had left the cancellation handler yet;
+        // cancelling a finished SDK operation does nothing, so either is fine.
+      }
     }
     CrashLog.explain(result, of: "callbackThenCancel")
   }
 
   @Test("A late callback after cancellation is ignored without a crash")
   func lateCallback() async {
-    let result = await #expect(
-      processExitsWith: .success,
-      """
-      The app must survive an SDK that calls back after the caller was cancelled. \
-      A crash here usually comes from resuming a continuation twice (the runtime then says \
-      \"SWIFT TASK CONTINUATION MISUSE\").
-      """
-    ) {
-      CrashLog.keepStandardError(of: "lateCallback")
-      let events = EventLog()
-      let sdk = FakeUserSDK(events: events)
-      let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
-      try await sdk.waitForFetch(0)
-      events.record(.cancel("the caller is cancelled", from: .whoeverCalled, label: "cancel"))
-      caller.cancel()
-      try events.require(
-        try await outcome(of: caller, events: events) == "threw CancellationError()",
-        "The cancelled caller gets CancellationError", actual: events.sentences.last ?? "")
-      try await sdk.callBack(0, with: .success(ada))
-      events.expect(sdk.cancels(of: 0), equals: 1, "The SDK operation was cancelled exactly once")
+    let result = await CrashLog.awaiting {
+      await #expect(
+        processExitsWith: .success,
+        """
+        The app must survive an SDK that calls back after the caller was cancelled. \
+        A crash here usually comes from resuming a continuation twice (the runtime then says \
+        \"SWIFT TASK CONTINUATION MISUSE\").
+        """
+      ) {
+        CrashLog.keepStandardError(of: "lateCallback")
+        let events = EventLog()
+        let sdk = FakeUserSDK(events: events)
+        let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
+        try await sdk.waitForFetch(0)
+        events.record(.cancel("the caller is cancelled", from: .whoeverCalled, label: "cancel"))
+        caller.cancel()
+        try events.require(
+          try await outcome(of: caller, events: events) == "threw CancellationError()",
+          "The cancelled caller gets CancellationError", actual: events.sentences.last ?? "")
+        try await sdk.callBack(0, with: .success(ada))
+        events.expect(sdk.cancels(of: 0), equals: 1, "The SDK operation was cancelled exactly once")
+      }
     }
     CrashLog.explain(result, of: "lateCallback")
   }
@@ -356,55 +364,59 @@ struct CancellableBridgesTests {
   // every run, whichever side comes first.
   @Test("A callback and a cancel racing on two threads: one result, no crash, no data race")
   func racingCallbackAndCancel() async {
-    let result = await #expect(
-      processExitsWith: .success,
-      """
-      The app must survive a callback and a cancel arriving at the same moment. \
-      A crash here usually comes from both resuming the continuation, or, under ThreadSanitizer, \
-      the two touching the same state without a lock.
-      """
-    ) {
-      CrashLog.keepStandardError(of: "racingCallbackAndCancel")
-      for round in 1...SeparateThreads.rounds {
-        let events = EventLog()
-        let sdk = FakeUserSDK(events: events)
-        let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
-        try await sdk.waitForFetch(0)
-        let completion = sdk.completion(of: 0)
-        let callBack: @Sendable () -> Void = { completion(.success(ada)) }
-        let cancel: @Sendable () -> Void = { caller.cancel() }
-        // Recorded before the threads start: neither may take the event log's
-        // lock before its call, or that lock would order the two calls. Three
-        // ways, in turn: at the same moment, and each side first with nothing
-        // ordering the two. Released together, the callback mostly comes
-        // first, and the runtime orders a resume before a later cancel of the
-        // same task for ThreadSanitizer: state kept without a lock then went
-        // unreported in every run under load. The cancel first shows it.
-        switch round % 3 {
-        case 0:
-          events.record(
-            .cancel(
-              "the caller is cancelled on one thread; then the SDK calls back on another",
-              from: .whoeverCalled, label: "cancel"))
-          await SeparateThreads.inTurn(cancel, then: callBack)
-        case 1:
-          events.record(
-            .note(
-              "the SDK calls back and the caller is cancelled at once, on two threads", in: .service("SDK")))
-          await SeparateThreads.run([callBack, cancel])
-        default:
-          events.record(
-            .note(
-              "the SDK calls back on one thread; then the caller is cancelled on another", in: .service("SDK")
-            ))
-          await SeparateThreads.inTurn(callBack, then: cancel)
+    let result = await CrashLog.awaiting {
+      await #expect(
+        processExitsWith: .success,
+        """
+        The app must survive a callback and a cancel arriving at the same moment. \
+        A crash here usually comes from both resuming the continuation, or, under ThreadSanitizer, \
+        the two touching the same state without a lock.
+        """
+      ) {
+        CrashLog.keepStandardError(of: "racingCallbackAndCancel")
+        for round in 1...SeparateThreads.rounds {
+          let events = EventLog()
+          let sdk = FakeUserSDK(events: events)
+          let caller = Task { try await UserClient(sdk: sdk).loadUser(id: "42") }
+          try await sdk.waitForFetch(0)
+          let completion = sdk.completion(of: 0)
+          let callBack: @Sendable () -> Void = { completion(.success(ada)) }
+          let cancel: @Sendable () -> Void = { caller.cancel() }
+          // Recorded before the threads start: neither may take the event log's
+          // lock before its call, or that lock would order the two calls. Three
+          // ways, in turn: at the same moment, and each side first with nothing
+          // ordering the two. Released together, the callback mostly comes
+          // first, and the runtime orders a resume before a later cancel of the
+          // same task for ThreadSanitizer: state kept without a lock then went
+          // unreported in every run under load. The cancel first shows it.
+          switch round % 3 {
+          case 0:
+            events.record(
+              .cancel(
+                "the caller is cancelled on one thread; then the SDK calls back on another",
+                from: .whoeverCalled, label: "cancel"))
+            await SeparateThreads.inTurn(cancel, then: callBack)
+          case 1:
+            events.record(
+              .note(
+                "the SDK calls back and the caller is cancelled at once, on two threads", in: .service("SDK"))
+            )
+            await SeparateThreads.run([callBack, cancel])
+          default:
+            events.record(
+              .note(
+                "the SDK calls back on one thread; then the caller is cancelled on another",
+                in: .service("SDK")
+              ))
+            await SeparateThreads.inTurn(callBack, then: cancel)
+          }
+          events.record(.note("both threads are done", in: .code))
+          let result = try await outcome(of: caller, events: events)
+          try events.require(
+            result == "returned User(42, Ada)" || result == "threw CancellationError()",
+            "Either the value or CancellationError, exactly once", actual: result)
+          try events.require(sdk.cancels(of: 0) <= 1, "The operation is cancelled at most once")
         }
-        events.record(.note("both threads are done", in: .code))
-        let result = try await outcome(of: caller, events: events)
-        try events.require(
-          result == "returned User(42, Ada)" || result == "threw CancellationError()",
-          "Either the value or CancellationError, exactly once", actual: result)
-        try events.require(sdk.cancels(of: 0) <= 1, "The operation is cancelled at most once")
       }
     }
     CrashLog.explain(result, of: "racingCallbackAndCancel")

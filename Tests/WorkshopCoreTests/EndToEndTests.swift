@@ -54,12 +54,19 @@ let courseRoot = fixture.deletingLastPathComponent().deletingLastPathComponent()
 /// The fixture chapters that attack the grader itself, graded in their own suite.
 let attackChapters: Set<Int> = [8, 9]
 
+/// The fixture's chapter of checks that beat (see `quietCheckStops`):
+/// graded by its own test, not with the others.
+let quietChapter = 14
+
 /// The fixture, graded once for every test of the suite.
 private let graded = blockingTask("the fixture, graded") {
   () throws -> (workspace: Workspace, reports: [ChapterReport]) in
   let workspace = try Workspace.locate(from: try freshCopyOfFixture())
   let reports = try Grader(workspace: workspace, variant: .chapters, timeLimit: 5)
-    .grade(workspace.curriculum.chapters.filter { !attackChapters.contains($0.number) })
+    .grade(
+      workspace.curriculum.chapters.filter {
+        !attackChapters.contains($0.number) && $0.number != quietChapter
+      })
   return (workspace, reports)
 }
 
@@ -193,6 +200,46 @@ struct EndToEndTests {
     // What the run decided before it was stopped is in its stream.
     #expect(outcome.summary.ended.contains { $0.contains("answers()") })
     #expect(!outcome.summary.ended.contains { $0.contains("waits()") })
+  }
+
+  @Test(
+    "A check alone that beats and then goes quiet is stopped seconds after, one that keeps beating runs to its end"
+  )
+  func quietCheckStops() async throws {
+    let workspace = try await graded.value.workspace
+    let chapter = try #require(workspace.curriculum.chapters.first { $0.number == quietChapter })
+    let grader = Grader(workspace: workspace, variant: .chapters, timeLimit: 12)
+    let start = ContinuousClock.now
+    let report = try #require(try grader.run([chapter], build: try grader.build()).first)
+    let took = ContinuousClock.now - start
+    let checks = Dictionary(uniqueKeysWithValues: report.checks.map { ($0.name, $0) })
+    #expect(checks["Keeps moving for four seconds"]?.status == .passed, "\(report.checks)")
+    let quiet = try #require(checks["Goes quiet"])
+    #expect(quiet.status == .interrupted)
+    #expect(
+      quiet.issues.first?.description.contains("run on its own, it did nothing for 3 s and was stopped")
+        == true)
+    // The check that never beats has the time any check gets alone.
+    let silent = try #require(checks["Hangs without a beat"])
+    #expect(silent.issues.first?.description.contains("run on its own, it was stopped after 15 s") == true)
+    #expect(took < .seconds(60), "took \(took)")
+  }
+
+  @Test(
+    "A run whose only running check beats and then says nothing is stopped as quiet; one without beats is not"
+  )
+  func quietRunStops() async throws {
+    let workspace = try await graded.value.workspace
+    let build = try Grader(workspace: workspace, variant: .chapters).build()
+    let runner = TestRun(build: build, environment: Grader.childEnvironment)
+    let start = ContinuousClock.now
+    let quiet = runner.run(filter: "^QuietTests\\..*goesQuiet", timeLimit: 60, quiet: 2)
+    #expect(quiet.timedOut && quiet.stoppedQuiet == 2)
+    #expect(ContinuousClock.now - start < .seconds(30), "the silence, not the limit, stopped it")
+    let moving = runner.run(filter: "^QuietTests\\..*keepsMoving", timeLimit: 60, quiet: 2)
+    #expect(moving.isComplete && moving.stoppedQuiet == nil)
+    let silent = runner.run(filter: "^QuietTests\\..*hangsWithoutABeat", timeLimit: 4, quiet: 2)
+    #expect(silent.timedOut && silent.stoppedQuiet == nil, "no beat: only the limit stops it")
   }
 
   @Test("A run that takes long says which check it is on")

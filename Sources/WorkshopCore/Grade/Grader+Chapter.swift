@@ -63,6 +63,7 @@ extension Grader {
       })
     let alone = checks.filter { kept[$0.id] == nil }
     let limit = aloneLimit(checks: checks.count, sanitized: build.sanitizer == .thread)
+    let quiet = aloneQuiet(build)
     let started = Mutex(0)
     let results = concurrentMap(alone, width: aloneWidth(build)) { check -> (CheckResult, Outcome) in
       let number = started.withLock { count in
@@ -73,7 +74,7 @@ extension Grader {
         "\(chapter.number == 0 ? chapter.title : chapter.paddedNumber): running “\(check.name)” on its own (\(number) of \(alone.count))"
       )
       let alone = runner.run(
-        filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: limit)
+        filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: limit, quiet: quiet)
       if alone.isComplete {
         var checked = result(of: check, in: alone.summary, otherwise: "the run never reported this check")
         // Alone, an issue recorded outside any check is this check's, and
@@ -100,14 +101,13 @@ extension Grader {
         return (checked, .complete)
       }
       if alone.timedOut {
+        let stopped =
+          alone.stoppedQuiet.map { "it did nothing for \(Self.seconds($0)) and was stopped" }
+          ?? "it was stopped after \(Self.seconds(limit))"
         return (
           CheckResult(
             id: check.id, name: check.name, status: .interrupted,
-            issues: [
-              CheckIssue(
-                "Did not finish: run on its own, it was stopped after \(Self.seconds(limit)). " + Stuck.cause
-              )
-            ]),
+            issues: [CheckIssue("Did not finish: run on its own, \(stopped). " + Stuck.cause)]),
           .timedOut
         )
       }
@@ -192,6 +192,16 @@ extension Grader {
   func aloneWidth(_ build: Build) -> Int {
     let cores = max(2, ProcessInfo.processInfo.activeProcessorCount)
     return build.sanitizer == .thread ? cores : max(12, cores)
+  }
+
+  /// How long a check run alone that beats (``Heartbeat``) may say nothing
+  /// before it is stopped as stuck: ``Heartbeat/silentBounds`` hang bounds.
+  /// Nil under ThreadSanitizer, which can hold a thread for seconds: there
+  /// a check runs to its limit.
+  func aloneQuiet(_ build: Build) -> Double? {
+    guard build.sanitizer != .thread else { return nil }
+    let bound = Double(Self.childEnvironment["WORKSHOP_HANG_BOUND"] ?? "") ?? 1
+    return Heartbeat.silentBounds * bound
   }
 
   /// The time each check of a chapter with `checks` checks gets when it

@@ -1,3 +1,4 @@
+import CheckTranscript
 import Foundation
 import Synchronization
 
@@ -137,6 +138,7 @@ package struct Grader: Sendable {
   package static var childEnvironment: [String: String] {
     var environment = ProcessInfo.processInfo.environment.filter { passedVariables.contains($0.key) }
     environment["TMPDIR"] = TemporaryFolder.shared.url.path
+    environment[Heartbeat.environmentKey] = "1"
     return environment
   }
 

@@ -147,6 +147,8 @@ package enum EventStream {
     var runEnded = false
     /// Checks cancelled from inside (`Test.cancel()`): they never finished.
     var cancelled: Set<String> = []
+    /// The checks that said they beat (``Heartbeat``).
+    var beating: Set<String> = []
     /// Issues recorded outside any check (an expectation on another thread
     /// or queue, after its check ended).
     var unattributedIssues: [CheckIssue] = []
@@ -158,6 +160,15 @@ package enum EventStream {
     var durations: [String: Double] = [:]
 
     init() {}
+  }
+
+  /// Whether `attachment` is one of the kit's beats: its bytes, inline, or
+  /// the name of the file it was saved to. Only whether a run is stopped
+  /// sooner depends on it, never a result.
+  static func isHeartbeat(_ attachment: Attachment) -> Bool {
+    if let bytes = attachment.bytes { return bytes == Heartbeat.bytes }
+    guard let path = attachment.path else { return false }
+    return URL(fileURLWithPath: path).lastPathComponent.hasPrefix(Heartbeat.attachmentName)
   }
 
   /// Reads a run's events into what happened to each check; without
@@ -205,6 +216,10 @@ package enum EventStream {
       case "testCancelled", "testCaseCancelled":
         summary.cancelled.insert(id)
       case "valueAttached":
+        if let attachment = event.attachment, Self.isHeartbeat(attachment) {
+          summary.beating.insert(id)
+          continue
+        }
         guard let verdict else { continue }
         if let found = waiting[id]?.firstIndex(where: { $0.messages.contains { $0.text == verdict.text } }) {
           let issue = waiting[id]!.remove(at: found)

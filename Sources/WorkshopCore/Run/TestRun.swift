@@ -17,6 +17,10 @@ package struct TestRun: Sendable {
     var startError: String?
     /// What ThreadSanitizer reported, in a sanitized build.
     var races: [RaceReport] = []
+    /// Set when the run was stopped because its checks, which beat
+    /// (``Heartbeat``), had said nothing for that many seconds: stuck, not
+    /// out of time.
+    var stoppedQuiet: Double?
 
     /// Whether the run finished: it reported its own end, then exited as
     /// Swift Testing does (0 when every check passed, 1 when one failed), or
@@ -143,8 +147,15 @@ package struct TestRun: Sendable {
   /// checks have started and the stream has said nothing for `stalled`
   /// seconds while some of them are still running: every check then waits
   /// on something that does not come, or spins.
+  ///
+  /// With `quiet`, the run is stopped once every check still running beats
+  /// (``Heartbeat``) and the stream has said nothing for `quiet` seconds:
+  /// a check that keeps moving beats twice a second, so one that went quiet
+  /// is stuck (``Outcome/stoppedQuiet``). A check that does not beat (a
+  /// learner's own test, a run without the kit's heartbeat) runs to
+  /// `timeLimit`.
   func run(
-    filter: String, timeLimit: Double, after: Double = 3, stalled: Double? = nil,
+    filter: String, timeLimit: Double, after: Double = 3, stalled: Double? = nil, quiet: Double? = nil,
     running: ((_ checks: [String], _ seconds: Int) -> Void)? = nil
   ) -> Outcome {
     var outcome = Outcome(
@@ -173,14 +184,15 @@ package struct TestRun: Sendable {
       var reader = EventStream.RecordReader(seal: seal)
       var heard = (records: 0, at: start)
       var looked = start
+      var wentQuiet: Double?
       let tick: (() -> Bool)? =
-        running == nil && stalled == nil
+        running == nil && stalled == nil && quiet == nil
         ? nil
         : {
           let now = ContinuousClock.now
           let seconds = Int((now - start).inSeconds)
           let report = running != nil && Double(seconds) >= after && seconds > said
-          let watch = stalled != nil && now - looked >= .milliseconds(250)
+          let watch = (stalled != nil || quiet != nil) && now - looked >= .milliseconds(250)
           guard report || watch else { return false }
           looked = now
           reader.read(stream.bytes(from: reader.consumed))
@@ -191,8 +203,19 @@ package struct TestRun: Sendable {
             said = seconds
             running?(pending.sorted(), seconds)
           }
-          guard let stalled, !pending.isEmpty else { return false }
-          return (now - heard.at).inSeconds >= stalled
+          guard !pending.isEmpty else { return false }
+          let silent = (now - heard.at).inSeconds
+          if let stalled, silent >= stalled { return true }
+          // Suites are running too: one counts as beating through its checks.
+          let beats = { (id: String) in
+            summary.beating.contains(id) || summary.beating.contains { $0.hasPrefix(id + "/") }
+          }
+          if let quiet, silent >= quiet, !summary.beating.isDisjoint(with: pending), pending.allSatisfy(beats)
+          {
+            wentQuiet = quiet
+            return true
+          }
+          return false
         }
       // The kit sends each failure's verdict as an attachment. Swift Testing
       // puts one in the stream itself (this toolchain, in version 0 of the
@@ -209,6 +232,7 @@ package struct TestRun: Sendable {
       let process = try run(arguments, writingIn: folder, timeLimit: timeLimit, tick: tick, seal: key)
       outcome.termination = process.termination
       outcome.timedOut = process.timedOut
+      outcome.stoppedQuiet = process.timedOut ? wentQuiet : nil
       outcome.standardError = process.standardError
     } catch {
       outcome.startError = "\(error)"

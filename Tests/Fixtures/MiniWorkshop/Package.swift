@@ -13,7 +13,8 @@ import PackageDescription
 
 let chapters = [
   "01-Passing", "02-Failing", "03-Crashing", "04-Hanging", "05-Broken", "06-ExitsEarly", "07-RewritesStream",
-  "08-Tampers", "09-Escapes", "10-EntryPoint", "11-OtherLanguage", "12-ForgesVerdict", "13-Undecided",
+  "08-Tampers", "09-Escapes", "10-EntryPoint", "11-OtherLanguage", "12-ForgesVerdict",
+  "13-Undecided", "14-Quiet",
 ]
 let skipped = Set(
   (Context.environment["WORKSHOP_SKIP"] ?? "").split(separator: ",").compactMap { Int($0) })
