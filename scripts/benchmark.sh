@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Measures the learner's feedback loop on this machine, each step side by
 # side with a reference measured in the same run, and prints a Markdown
-# table for the README. Not a test: times depend on the machine; the ratios
-# are what to compare between machines and commits.
+# table for docs/maintainers.md ("Feedback speed"). Not a test: times
+# depend on the machine; the ratios are what to compare between machines
+# and commits.
 #
 #   scripts/benchmark.sh [runs]     (default: 5 runs of each warm step, 1 cold)
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Grades a made-up class of 30 submissions with `workshop grade` and prints
-# the figures for the README: the whole class, the first submission, and
+# the figures for docs/instructors.md ("Grading a class"): the whole class, the first submission, and
 # each further one. Not a test: numbers depend on the machine.
 #
 #   scripts/grade-benchmark.sh [--keep <dir>]

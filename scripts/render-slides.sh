@@ -18,8 +18,9 @@
 # @marp-team/marp-core 3.6, as PyPI's `marpyter` 0.1.0 ships it inside its
 # JupyterLab bundle: Marp's CLI comes from npm, which is not reachable here,
 # and the alternatives that install offline do not render Marp (see
-# README.md, "Slides"). It runs on Node.js. scripts/install-tools.sh installs
-# all three tools; print a deck to PDF from the page (Ctrl-P / ⌘P).
+# docs/instructors.md, "Rendering and checking the slides"). It runs on
+# Node.js. scripts/install-tools.sh installs all three tools; print a deck
+# to PDF from the page (Ctrl-P / ⌘P).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build/slides

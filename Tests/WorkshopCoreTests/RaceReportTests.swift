@@ -234,4 +234,36 @@ struct RaceReportTests {
     #expect(
       second.hasPrefix("Data race (ThreadSanitizer): Two threads changed `count` without synchronisation."))
   }
+
+  @Test("No explanation names a file of the checks: an access with no line of the learner's code says so")
+  func noPlaceInTheChecks() throws {
+    let (workspace, path) = try workspace()
+    defer { try? FileManager.default.removeItem(at: workspace.root) }
+    let checks = workspace.url("Tests/06-ContinuationsTests/ContinuationsTests.swift")
+    try FileManager.default.createDirectory(
+      at: checks.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try "a\nb\ncallbacks += 1\n".write(to: checks, atomically: true, encoding: .utf8)
+    let log = """
+      ==================
+      WARNING: ThreadSanitizer: data race (pid=8)
+        Write of size 8 at 0x720800004018 by thread T5:
+          #0 $s13Continuations4OnceC6resumeSbyF \(path):5:11 (WorkshopPackageTests.xctest+0x1abe60)
+          #1 $s17ContinuationsTests4FakeC8callBackyyF \(checks.path):3:9 (WorkshopPackageTests.xctest+0x1)
+
+        Previous write of size 8 at 0x720800004018 by thread T6:
+          #0 $s17ContinuationsTests4FakeC8callBackyyF \(checks.path):3:9 (WorkshopPackageTests.xctest+0x1)
+
+      SUMMARY: ThreadSanitizer: data race \(checks.path):3:9 in $s17ContinuationsTests4FakeC8callBackyyF
+      ==================
+      """
+    let report = try #require(RaceReport.parse(log).first)
+    let folders = ["Chapters/06-Continuations"]
+    let text = report.explanation(codeFolders: folders, workspace: workspace)
+    #expect(!text.contains("Tests/") && !text.contains("ContinuationsTests.swift"), "\(text)")
+    #expect(text.contains("thread T5 wrote it at Chapters/06-Continuations/Bridge.swift:5"))
+    #expect(text.contains("thread T6 wrote it with no line of your code in its stack"))
+    #expect(
+      report.learnerLocation(codeFolders: folders, workspace: workspace)
+        == "Chapters/06-Continuations/Bridge.swift:5")
+  }
 }

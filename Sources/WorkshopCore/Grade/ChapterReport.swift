@@ -175,18 +175,16 @@ package struct ChapterReport: Sendable, Codable {
   /// `curriculum.json` does not list as failing as shipped. Until the
   /// ThreadSanitizer pass has run, the starter's race failures are not seen
   /// yet, so they count as passing, as they do in the table's row.
-  ///
-  /// Items still pending against the component's versions (see
-  /// ``versionsPending``) are not counted: as shipped, they are not graded.
   package var passedAsShipped: Int {
     let races = raceCheck == .waiting ? [] : chapter.starterRaces
     let failing = Set(chapter.starterFails + races)
-    return scored.filter { !failing.contains($0.name) && !Self.isPendingVersion($0) }.count
+    return scored.filter { !failing.contains($0.name) }.count
   }
 
-  /// Whether `check` is a version's item left for later.
+  /// Whether `check` is a version's item left for later, showing the
+  /// untouched starter's result (``Grader/versionAsShipped(id:name:of:)``).
   static func isPendingVersion(_ check: CheckResult) -> Bool {
-    check.status == .skipped && check.issues.map(\.text) == [Grader.versionsPendingNote]
+    check.issues.map(\.text) == [Grader.versionsPendingNote]
   }
 
   /// The learner's own checks as one item: passed when there is at least one

@@ -7,9 +7,20 @@ import Synchronization
 /// version of it (`Tests/NN-NameTests/Variants/*.mutation`, `kind: wrong`),
 /// while passing on every other correct version (`kind: right`).
 extension Grader {
-  /// Why a version's item is not graded yet in an untouched chapter.
+  /// Why a version's item is not graded yet in an untouched chapter, where
+  /// it shows what the untouched starter gives (``versionAsShipped``).
   static let versionsPendingNote =
-    "Pending: graded once you start this chapter (the first edit of its files), or now with `swift run workshop check`."
+    "As shipped: graded again once you start this chapter (the first edit of its files), or now with `swift run workshop check`."
+
+  /// A version's item in an untouched chapter, left for later: with the
+  /// result the untouched starter gives, which `curriculum.json` records
+  /// (`starterFails`, which `verify` keeps current), so that the table,
+  /// `check`, `watch` and `grade` count the same state the same.
+  static func versionAsShipped(id: String, name: String, of chapter: Curriculum.Chapter) -> CheckResult {
+    CheckResult(
+      id: id, name: name, status: chapter.starterFails.contains(name) ? .failed : .passed,
+      issues: [CheckIssue(versionsPendingNote)])
+  }
 
   /// How many times the learner's checks run on the correct component.
   static let checkRuns = 10
@@ -66,14 +77,13 @@ extension Grader {
       let (id, name) = (Self.item(for: variant).id, Self.item(for: variant).name)
       guard ready else {
         items.append(
-          CheckResult(
-            id: id, name: name, status: .skipped,
-            issues: [
-              CheckIssue(
-                pending
-                  ? Self.versionsPendingNote
-                  : "Graded once every check of yours passes on the real component, every time.")
-            ]))
+          pending
+            ? Self.versionAsShipped(id: id, name: name, of: chapter)
+            : CheckResult(
+              id: id, name: name, status: .skipped,
+              issues: [
+                CheckIssue("Graded once every check of yours passes on the real component, every time.")
+              ]))
         continue
       }
       let outcome = outcomes[variant.name] ?? .failure(VariantError("it could not be graded"))

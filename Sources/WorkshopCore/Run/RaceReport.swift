@@ -126,9 +126,10 @@ struct RaceReport: Sendable, Equatable {
     return isLocation ? (String(text[..<space]), word) : (text, nil)
   }
 
-  /// The first frame of `access` in the given code folders (the learner's),
-  /// else in the workspace, else the first with a file. A bare file name, as
-  /// macOS reports it, is looked up in those folders.
+  /// The first frame of `access` in the given code folders (the learner's);
+  /// nil when its stack has none: a place in the checks or the kit is no
+  /// place for the learner to look. A bare file name, as macOS reports it,
+  /// is looked up in those folders.
   ///
   /// A frame's file is a claim of the log, which the test process writes:
   /// it counts as the learner's only when ``ownFile(_:in:workspace:)``
@@ -144,10 +145,7 @@ struct RaceReport: Sendable, Equatable {
       }
       return frame
     }
-    let relative = { (frame: Frame) in workspace.relativize(frame.file ?? "") }
     return located.first { Self.ownFile($0.file ?? "", in: folders, workspace: workspace) != nil }
-      ?? located.first { frame in (frame.file ?? "").hasPrefix("/") && !relative(frame).hasPrefix("/") }
-      ?? located.first
   }
 
   /// `path` as the learner's own file in the grader's copy: every link
@@ -216,9 +214,15 @@ struct RaceReport: Sendable, Equatable {
         : "One thread \(accesses[0].verb) \(name) while another \(accesses[1].verb) it, without synchronisation"
       lines.append("\(Self.headline): \(headline).")
       for (access, place) in zip(accesses, places) {
-        let at = place.map { " at \(workspace.relativize($0.file ?? "")):\($0.line ?? 0)" } ?? ""
-        let function = place.map { " in \(Self.readable($0.function))" } ?? ""
-        lines.append("  \(access.thread) \(access.verb) it\(at)\(function)")
+        guard let place else {
+          lines.append(
+            "  \(access.thread) \(access.verb) it with no line of your code in its stack: look for the other place your code touches it"
+          )
+          continue
+        }
+        lines.append(
+          "  \(access.thread) \(access.verb) it at \(workspace.relativize(place.file ?? "")):\(place.line ?? 0) in \(Self.readable(place.function))"
+        )
       }
       lines.append(
         "Nothing orders these two accesses: guard the state with a Mutex or an actor, or make it immutable and Sendable."
@@ -228,7 +232,7 @@ struct RaceReport: Sendable, Equatable {
     }
     lines.append("")
     lines.append("ThreadSanitizer's report:")
-    lines += readableRaw(workspace: workspace).prefix(40).map { "  " + $0 }
+    lines += readableRaw(codeFolders: folders, workspace: workspace).prefix(40).map { "  " + $0 }
     return lines.joined(separator: "\n")
   }
 
@@ -287,16 +291,32 @@ struct RaceReport: Sendable, Equatable {
 
   /// The report, shorter: demangled names, frames of compiler-generated
   /// thunks and of the runtimes left out.
-  func readableRaw(workspace: Workspace) -> [String] {
-    let lines = workspace.relativize(raw).split(separator: "\n", omittingEmptySubsequences: false).map(
-      String.init)
+  /// A frame's location as the learner sees it: in their own code, its
+  /// path in the course and its line; anywhere else (the checks, the kit,
+  /// the runtime), nothing, so that no report sends them into code they
+  /// are not meant to change.
+  static func shown(_ location: String?, in folders: [String], workspace: Workspace) -> String? {
+    guard let location else { return nil }
+    let parts = location.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+    let file = parts[0]
+    let path = file.hasPrefix("/") ? file : find(file, in: folders, workspace: workspace) ?? file
+    guard let own = ownFile(path, in: folders, workspace: workspace) else { return nil }
+    return ([workspace.relativize(own)] + parts.dropFirst()).joined(separator: ":")
+  }
+
+  /// The report itself, readable: functions demangled, the runtime's and
+  /// compiler-made frames left out, a location shown only in the learner's
+  /// own code (``shown(_:in:workspace:)``), and no summary line, which
+  /// repeats the first access with its path wherever it is.
+  func readableRaw(codeFolders folders: [String], workspace: Workspace) -> [String] {
+    let lines = raw.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     let frames = lines.filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
     let names = Self.readable(frames.map { Self.split(frameLine: $0).function })
     var kept: [String] = []
     for line in lines {
       let text = line.trimmingCharacters(in: .whitespaces)
       guard text.hasPrefix("#") else {
-        kept.append(line)
+        if !text.hasPrefix("SUMMARY:") { kept.append(workspace.relativize(line)) }
         continue
       }
       if text.contains("<compiler-generated>") || text.contains("<null>") || text.contains("/llvm-project/") {
@@ -305,7 +325,9 @@ struct RaceReport: Sendable, Equatable {
       let number = text.prefix { $0 != " " }
       let (function, location) = Self.split(frameLine: text)
       let indent = String(line.prefix { $0 == " " })
-      kept.append(indent + number + " " + (names[function] ?? function) + (location.map { "  " + $0 } ?? ""))
+      kept.append(
+        indent + number + " " + (names[function] ?? function)
+          + (Self.shown(location, in: folders, workspace: workspace).map { "  " + $0 } ?? ""))
     }
     return kept
   }

@@ -34,7 +34,7 @@ extension Workshop {
           "error: grade runs learners' code only in a sandbox, and this machine has none ("
             + Sandbox.unavailableNote.replacingOccurrences(of: "not sandboxed: ", with: "") + ")")
         console.err(
-          "Grade on Linux with bubblewrap (see README.md, \"Grading a class\"), or pass --unsandboxed if you trust every submission."
+          "Grade on Linux with bubblewrap (see docs/instructors.md, \"Grading a class\"), or pass --unsandboxed if you trust every submission."
         )
         return ExitCode.failure
       }

@@ -69,5 +69,45 @@ extension Verifier {
         "\(chapter.paddedNumber) \(chapter.title): starter, README, solution, checks, slides, hints",
         problems)
     }
+    let broken = brokenLinks()
+    tally.item(
+      broken.isEmpty,
+      "every relative link of the README, docs/, the changelog and the chapters' READMEs leads to a file",
+      broken)
+  }
+
+  /// The documents each reader starts from, and every chapter's README.
+  var linkedDocuments: [String] {
+    ["README.md", "CHANGELOG.md"]
+      + Files.under(workspace.url("docs"), suffix: ".md").map { "docs/" + $0 }
+      + workspace.curriculum.chapters.map { workspace.codeFolder($0, .chapters) + "/README.md" }
+  }
+
+  /// `file:line: target` for every Markdown link or image of
+  /// ``linkedDocuments`` whose relative target (its `#anchor` left out) is
+  /// no file or folder of the course.
+  func brokenLinks() -> [String] {
+    var broken: [String] = []
+    for document in linkedDocuments {
+      guard let text = try? String(contentsOf: workspace.url(document), encoding: .utf8) else { continue }
+      let folder = (document as NSString).deletingLastPathComponent
+      var inCode = false
+      for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        if line.hasPrefix("```") { inCode.toggle() }
+        guard !inCode else { continue }
+        for match in line.matches(of: #/\]\(([^)\s]+)\)/#) {
+          let target = String(match.1)
+          guard !target.contains("://"), !target.hasPrefix("#"), !target.hasPrefix("mailto:") else {
+            continue
+          }
+          let path = String(target.prefix { $0 != "#" })
+          let resolved = (folder.isEmpty ? path : folder + "/" + path)
+          if !FileManager.default.fileExists(atPath: workspace.url(resolved).standardized.path) {
+            broken.append("\(document):\(number + 1): \(target)")
+          }
+        }
+      }
+    }
+    return broken
   }
 }
