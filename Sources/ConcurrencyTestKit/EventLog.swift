@@ -268,6 +268,7 @@ public final class EventLog: Sendable {
 ///     // search("sw") returned ["Sweater"]
 ///     show(Optional<Int>.none)           // nil
 ///     show(MirrorError.noMirrors)        // MirrorError.noMirrors
+///     show(TaskPriority.userInitiated)   // TaskPriority.userInitiated (= .high)
 public func show<Value>(_ value: Value) -> String {
   let mirror = Mirror(reflecting: value)
   if mirror.displayStyle == .optional {
@@ -275,6 +276,10 @@ public func show<Value>(_ value: Value) -> String {
     return show(wrapped)
   }
   switch value {
+  case let priority as TaskPriority:
+    return showPriority(priority)
+  case let priorities as [TaskPriority]:
+    return "[" + priorities.map(showPriority).joined(separator: ", ") + "]"
   case is String, is Substring, is Character:
     return String(reflecting: value)
   case is any CustomStringConvertible:
@@ -285,5 +290,18 @@ public func show<Value>(_ value: Value) -> String {
     // the generic value would say only `Error`.
     if mirror.displayStyle == .enum { return "\(type(of: value as Any)).\(value)" }
     return String(describing: value)
+  }
+}
+
+/// A priority in both names an app may give it: `.userInitiated` and
+/// `.high` are one priority (25), as are `.low` and `.utility` (17), and the
+/// standard library's own description says only `.high` and `.low`.
+private func showPriority(_ priority: TaskPriority) -> String {
+  switch priority {
+  case .userInitiated: "TaskPriority.userInitiated (= .high)"
+  case .low: "TaskPriority.low (= .utility)"
+  case .medium: "TaskPriority.medium"
+  case .background: "TaskPriority.background"
+  default: "TaskPriority(rawValue: \(priority.rawValue))"
   }
 }

@@ -85,6 +85,14 @@ struct EventLogTests {
     #expect(show([1, 2]) == "[1, 2]")
   }
 
+  @Test("A priority shows under the name an app gives it, with its other name")
+  func showPriorities() {
+    #expect(show(TaskPriority.userInitiated) == "TaskPriority.userInitiated (= .high)")
+    #expect(show(TaskPriority.high) == show(TaskPriority.userInitiated))
+    #expect(show([TaskPriority.low, .medium]) == "[TaskPriority.low (= .utility), TaskPriority.medium]")
+    #expect(show(Optional(TaskPriority.background)) == "TaskPriority.background")
+  }
+
   @Test("An enum error shows its own type, also when it was thrown through a continuation")
   func showErrorThroughContinuation() async {
     enum Failure: Error { case gone }

@@ -408,17 +408,22 @@ struct EndToEndTests {
     #expect(passing.out.contains("Chapter 01 is done!"))
   }
 
-  @Test("workshop hint shows one more hint each time, then points at the solution")
+  @Test("workshop hint shows one more hint each time, then points at the solution; a done chapter needs none")
   func hintCommand() async throws {
-    _ = try await workshop(["hint", "1", "--reset"])
+    _ = try await workshop(["hint", "2", "--reset"])
     for number in 1...3 {
-      let (status, out, _) = try await workshop(["hint", "01"])
+      let (status, out, _) = try await workshop(["hint", "02"])
       #expect(status == 0)
       #expect(out.contains("Hint \(number) of 3"))
     }
-    let (_, out, _) = try await workshop(["hint", "01"])
+    let (_, out, _) = try await workshop(["hint", "02"])
     #expect(out.contains("That was the last hint"))
-    #expect(out.contains("swift run workshop solution 01"))
+    #expect(out.contains("swift run workshop solution 02"))
+    // Chapter 01 passes every check: once graded so, no more hints.
+    #expect(try await workshop(["check", "01"]).status == 0)
+    let done = try await workshop(["hint", "01"])
+    #expect(done.status == 0 && done.out.contains("Chapter 01 is done!"), "\(done.out)")
+    #expect(!done.out.contains("Hint 1"))
   }
 
   @Test("An unknown chapter is a usage error with a suggestion")

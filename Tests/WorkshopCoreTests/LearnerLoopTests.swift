@@ -161,6 +161,21 @@ struct LearnerLoopTests {
       try String(contentsOf: backup.appendingPathComponent("Adder.swift"), encoding: .utf8) == solvedAdder)
     #expect(
       try String(contentsOf: backup.appendingPathComponent("Extra.swift"), encoding: .utf8) == "// Mine.\n")
+    // The command it prints to put the learner's files back does so.
+    let restore = try #require(
+      run.out.split(separator: "\n").first { $0.contains("To put yours back: ") }?
+        .components(separatedBy: "To put yours back: ").last)
+    #expect(restore == "cp -R .workshop/backups/01-Adder/\(saved[0])/. Chapters/01-Adder/", "\(run.out)")
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    shell.arguments = ["-c", restore]
+    shell.currentDirectoryURL = workspace.root
+    try shell.run()
+    shell.waitUntilExit()
+    #expect(try read("Chapters/01-Adder/Adder.swift", in: workspace) == solvedAdder)
+    #expect(FileManager.default.fileExists(atPath: workspace.url("Chapters/01-Adder/Extra.swift").path))
+    try write(starter, to: "Chapters/01-Adder/Adder.swift", in: workspace)
+    try FileManager.default.removeItem(at: workspace.url("Chapters/01-Adder/Extra.swift"))
 
     // Again: nothing to do, and no new backup.
     let again = workshop(["reset", "01"], in: workspace.root)

@@ -383,4 +383,23 @@ struct StatusThrottleTests {
     let shown = steps.map { throttle.shouldShow($0.0, at: start + .seconds($0.1)) }
     #expect(shown == [true, false, false, true, true, false, true])
   }
+
+  @Test("A failure in the same words as one above is named once, not repeated")
+  func repeatedFailureShownOnce() {
+    let words = CheckIssue(
+      "refresh() never returned: it was stopped after 1 s.\nRecorded events:\n  1. refresh()")
+    let detail = report.chapterDetail(
+      ChapterReport(
+        chapter: chapter(1, "One", fails: []),
+        checks: [
+          CheckResult(id: "a", name: "Loads at once", status: .failed, issues: [words]),
+          CheckResult(id: "b", name: "Shows each result", status: .failed, issues: [words]),
+          CheckResult(id: "c", name: "Shows the banner", status: .failed, issues: ["Expected: banner"]),
+          CheckResult(id: "d", name: "Returns when done", status: .interrupted, issues: [words]),
+        ]))
+    #expect(detail.components(separatedBy: "refresh() never returned").count == 2, "\(detail)")
+    #expect(detail.contains("Shows each result\n      Failed the same way as “Loads at once” above."))
+    #expect(detail.contains("Returns when done\n      Failed the same way as “Loads at once” above."))
+    #expect(detail.contains("Expected: banner"))
+  }
 }

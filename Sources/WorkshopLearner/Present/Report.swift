@@ -181,7 +181,20 @@ struct Report: Sendable {
       )
       return lines.joined(separator: "\n")
     }
+    // A failure whose words are those of one shown above (a chapter whose
+    // code never returns fails many checks alike) is named, not repeated.
+    var shown: [String: String] = [:]
     for check in report.checks {
+      if check.status == .failed || check.status == .interrupted, !check.issues.isEmpty {
+        let words = check.issues.map(\.description).joined(separator: "\n")
+        if let first = shown[words] {
+          lines.append("  " + style.mark(false) + " " + check.name)
+          lines += pointer(pointers[check.id])
+          lines.append("      " + style.dim("Failed the same way as “\(first)” above."))
+          continue
+        }
+        shown[words] = check.name
+      }
       switch check.status {
       case .passed:
         lines.append("  " + style.mark(true) + " " + check.name)

@@ -67,6 +67,12 @@ extension Workshop {
     } else if let query, !exercises[0].name.hasPrefix(query.lowercased()), exercises[0].file != query {
       console.err("error: \(label) has one exercise, \(exercises[0].file): leave out '--exercise \(query)'.")
       return ExitCode.usage
+    } else if Whereabouts(workspace: workspace).isKnownDone(chapter) {
+      // A done chapter needs no hint: its last grade, kept, says so.
+      console.out(
+        style.green("Chapter \(chapter.paddedNumber) is done!") + " Compare with the reference: "
+          + style.command("swift run workshop solution \(chapter.paddedNumber)") + ".")
+      return ExitCode.success
     }
 
     let key = chapter.exercises.isEmpty ? chapter.folder : chapter.folder + "/" + exercise.name

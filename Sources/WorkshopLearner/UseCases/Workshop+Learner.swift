@@ -25,6 +25,11 @@ extension Workshop {
           console.out(
             "  Files the course did not ship were moved there too: \(done.removed.joined(separator: ", ")).")
         }
+        if let backup = done.backup {
+          let folder = path(workspace.url(workspace.codeFolder(chapter, .chapters)), in: workspace)
+          console.out(
+            "  To put yours back: " + style.command("cp -R \(path(backup, in: workspace))/. \(folder)/"))
+        }
       } catch {
         failed = true
         console.err("error: \(label): \(error)")
