@@ -3,73 +3,67 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The kit's side of the runner's ``Heartbeat``: its waits, rounds and
-/// events mark that a check moved (``moved()``), and a check watched by
-/// ``Watchdog`` records a beat every half second in which it did.
+/// The kit's side of the runner's ``Heartbeat``: a check says it beats as
+/// it starts (``announce()``), then beats from its own task whenever it
+/// moves on: one of the kit's waits ended, a round of threads was played
+/// (``beat()``, at most twice a second), or an exit test's process is
+/// running (``awaitingExitTest(_:)``).
 ///
 /// A check stuck in an endless loop or on a lock that is never released
-/// moves no more, and its beats stop; the runner then stops it after
+/// moves on no more, and its beats stop; the runner then stops it after
 /// ``Heartbeat/silentBounds`` hang bounds instead of at its time limit.
-/// A check waiting for an exit test's process counts as moving: that
-/// process has a watchdog of its own.
 ///
-///     let result = await Pulse.awaitingExitTest {
-///       await #expect(processExitsWith: .success) { /* ... */ }
-///     }
+/// Beats are recorded only from the check's own task, at the points where
+/// it moved on, never from a task or thread of their own: a thread woken
+/// twice a second on a two-core machine took a core from the kit's parked
+/// threads often enough that overlap checks met several times less often.
 enum Pulse {
   /// Whether the runner asked for beats.
   static let requested = ProcessInfo.processInfo.environment[Heartbeat.environmentKey] == "1"
 
-  /// Bumped whenever a check moves.
-  private static let progress = Atomic(0)
+  /// When this process last recorded a beat.
+  private static let last = Mutex<ContinuousClock.Instant?>(nil)
 
-  /// How many exit tests are being awaited.
-  private static let exitTests = Atomic(0)
-
-  /// Marks that a check moved: a wait ended, an event was recorded, a
-  /// round was played.
-  static func moved() {
-    progress.add(1, ordering: .relaxed)
+  /// Says, as a check starts, that it beats.
+  static func announce() {
+    guard requested, Test.current != nil else { return }
+    record()
   }
 
-  /// Runs `body`, which awaits an exit test, counting as moving all along.
+  /// Beats, unless this process beat less than ``Heartbeat/interval`` ago.
+  /// Called from the check's task (a wait, a round), where the attachment
+  /// is the check's.
+  static func beat() {
+    guard requested, Test.current != nil else { return }
+    let now = ContinuousClock.now
+    let due = last.withLock { last -> Bool in
+      if let last, now - last < .seconds(Heartbeat.interval) { return false }
+      last = now
+      return true
+    }
+    if due { record() }
+  }
+
+  /// Runs `body`, which awaits an exit test, beating all along: its process
+  /// records nothing this one sees until it ends, and has a watchdog of its
+  /// own. No threads of the check's run in this process meanwhile.
   static func awaitingExitTest<Result>(_ body: () async throws -> Result) async rethrows -> Result {
-    exitTests.add(1, ordering: .relaxed)
-    defer { exitTests.subtract(1, ordering: .relaxed) }
-    return try await body()
-  }
-
-  /// Runs `body` (a check), beating while it moves when the runner asked.
-  static func beating(_ body: () async throws -> Void) async throws {
-    guard requested else { return try await body() }
-    beat()
-    // A task of the check's own (it inherits the check's task-local
-    // values, so its attachments are the check's), ended before the check
-    // returns: nothing is attached after the check ended.
+    guard requested, Test.current != nil else { return try await body() }
     let beats = Task {
-      var seen = progress.load(ordering: .relaxed)
       while !Task.isCancelled {
         try? await Task.sleep(for: .seconds(Heartbeat.interval))  // Real time: no verdict depends on it.
-        let now = progress.load(ordering: .relaxed)
         guard !Task.isCancelled else { return }
-        if now != seen || exitTests.load(ordering: .relaxed) > 0 {
-          seen = now
-          beat()
-        }
+        record()
       }
     }
-    do {
-      try await body()
-    } catch {
-      beats.cancel()
-      await beats.value
-      throw error
-    }
+    defer { beats.cancel() }
+    let result = try await body()
     beats.cancel()
-    await beats.value
+    await beats.value  // Nothing is attached after the check ended.
+    return result
   }
 
-  private static func beat() {
+  private static func record() {
     Attachment.record(Heartbeat.bytes, named: Heartbeat.attachmentName)
   }
 }

@@ -125,7 +125,7 @@ extension SeparateThreads {
         try events.stop(undecided, sourceLocation: sourceLocation)
       }
       played += 1
-      Pulse.moved()
+      Pulse.beat()
       // The round and the kit's proof after it release their threads at
       // the same step of the start sweep, and take turns at going first:
       // whatever else the process releases in step with them (another

@@ -118,6 +118,7 @@ public enum SeparateThreads {
     await withCheckedContinuation { continuation in
       start(bodies) { continuation.resume() }
     }
+    Pulse.beat()  // Back in the check's task: a round was played.
   }
 
   /// Runs every closure in a task of its own, each on a thread of its own
@@ -148,6 +149,7 @@ public enum SeparateThreads {
       }
     }
     for task in tasks { await task.value }
+    Pulse.beat()
   }
 
   /// Parks threads until `parties` of them have arrived.

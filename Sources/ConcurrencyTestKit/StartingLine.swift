@@ -52,7 +52,6 @@ final class StartingLine: Sendable {
   /// The caller has pinned the thread to its core
   /// (``ParkedThreads/pinCurrentThread(toCore:)``).
   func arriveAndWait() {
-    Pulse.moved()  // Before the start, not after it: nothing between the start and the body.
     let place = arrived.add(1, ordering: .sequentiallyConsistent).newValue - 1
     if place < parties - 1 {
       allArrived.wait()

@@ -50,7 +50,6 @@ final class WaitableState<State: Sendable>: Sendable {
       return (result, ready)
     }
     for continuation in ready { continuation.resume() }
-    Pulse.moved()
     return result
   }
 
@@ -75,7 +74,7 @@ final class WaitableState<State: Sendable>: Sendable {
         storage.live.remove(id)
         storage.endedEarly[id] = nil
       }
-      Pulse.moved()
+      Pulse.beat()  // In the waiting task: a check moved on.
     }
     let timer = Task {
       do {

@@ -46,7 +46,8 @@ enum Watchdog {
     }
     if start { startWatching() }
     defer { _ = running.withLock { $0.checks.removeValue(forKey: number) } }
-    try await Pulse.beating(body)
+    Pulse.announce()
+    try await body()
   }
 
   /// Starts the watching thread, which wakes ten times a second.

@@ -164,7 +164,7 @@ struct LearnerLoopTests {
     // The command it prints to put the learner's files back does so.
     let restore = try #require(
       run.out.split(separator: "\n").first { $0.contains("To put yours back: ") }?
-        .components(separatedBy: "To put yours back: ").last)
+        .components(separatedBy: "To put yours back: ").last?.trimmingCharacters(in: ["`"]))
     #expect(restore == "cp -R .workshop/backups/01-Adder/\(saved[0])/. Chapters/01-Adder/", "\(run.out)")
     let shell = Process()
     shell.executableURL = URL(fileURLWithPath: "/bin/sh")
