@@ -88,6 +88,13 @@ private func generatedClass(_ size: Int) throws -> (course: Workspace, results: 
 
 @Suite("The class page (class.html)")
 struct ClassPageTests {
+  @Test("The class's median is the middle score, or the mean of the two middle ones")
+  func median() {
+    #expect(ClassReports.median([1, 0.25, 0.75, 0.5]) == 0.625)
+    #expect(ClassReports.median([0.2, 0.9, 0.5]) == 0.5)
+    #expect(ClassReports.median([]) == 0)
+  }
+
   @Test("The page leads with the checks most submissions fail, with their count and most common failure")
   func mostFailedFirst() throws {
     let (course, results) = try generatedClass(5)

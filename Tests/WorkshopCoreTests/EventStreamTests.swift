@@ -110,6 +110,27 @@ struct EventStreamTests {
     }
   }
 
+  @Test("A parameterized check's issue says which case it is of")
+  func caseLabels() {
+    let id = "M.S/p(chunk:)/F.swift:4:1"
+    let testCase = { (bytes: Int) in
+      #"{"displayName":"\#(bytes - 48)","id":"Parameterized test case ID: argumentIDs: [Testing.Test.Case.Argument.ID(bytes: [\#(bytes)])], discriminator: 0, isStable: true"}"#
+    }
+    let lines = (48...49).flatMap { bytes in
+      [
+        #"{"kind":"event","payload":{"_testCase":\#(testCase(bytes)),"kind":"testCaseStarted","testID":"\#(id)","messages":[{"symbol":"default","text":"Test case passing 1 argument chunk → \#(bytes - 48) to \"Stops\" started."}]},"version":0}"#,
+        #"{"kind":"event","payload":{"_testCase":\#(testCase(bytes)),"issue":{"isKnown":false},"kind":"issueRecorded","testID":"\#(id)","messages":[{"symbol":"fail","text":"Issue recorded"},{"symbol":"details","text":"Expected: []"}]},"version":0}"#,
+      ]
+    }
+    let summary = EventStream.summary(of: EventStream.records(fromJSONLines: lines.joined(separator: "\n")))
+    #expect(
+      summary.issues[id]?.map(\.text) == ["With chunk → 0: Expected: []", "With chunk → 1: Expected: []"])
+    #expect(
+      EventStream.caseLabel(#"Test case passing 2 arguments a → 1, b → "x" to "T" started."#)
+        == #"a → 1, b → "x""#)
+    #expect(EventStream.caseLabel("Test started.") == nil)
+  }
+
   @Test("Known issues do not fail a check")
   func knownIssues() {
     #expect(summary.issues["M.S/a()/F.swift:1:1"] == nil)

@@ -191,7 +191,7 @@ struct GradeTests {
       junit.contains(#"<error message="Does not compile: Chapters/01-Adder/Adder.swift:1:"#), "\(junit)")
   }
 
-  @Test("JUnit gives each check the time it ran, and each chapter the sum")
+  @Test("JUnit gives each check the time it ran, each chapter the sum, and the file the sum of its chapters")
   func junitTimes() async throws {
     let junit = try String(
       contentsOf: try await graded.value.fixture.course.appendingPathComponent("grades/solved/junit.xml"),
@@ -203,6 +203,10 @@ struct GradeTests {
       Double($0.output.1) ?? -1
     }
     #expect(suites.count == 2 && abs(suites.reduce(0, +) - times.reduce(0, +)) < 0.000_01)
+    // The whole file's total adds up its suites too.
+    let total = try #require(
+      junit.firstMatch(of: #/<testsuites [^>]*time="([0-9.]+)"/#).flatMap { Double($0.output.1) })
+    #expect(abs(total - suites.reduce(0, +)) < 0.000_01, "\(junit)")
   }
 
   @Test("Code that reaches the environment is graded and flagged with file and line; links are not followed")
@@ -328,22 +332,23 @@ struct GradeTests {
     // decides. A wrong `add` fails it at once.
     let root = try freshCopyOfFixture("workshop-class-undecided", of: "ClassWorkshop")
     let checks = root.appendingPathComponent("Tests/01-AdderTests/AdderTests.swift")
-    try (try String(contentsOf: checks, encoding: .utf8)
-      + #"""
+    try
+      (try String(contentsOf: checks, encoding: .utf8)
+        + #"""
 
-      import Foundation
+        import Foundation
 
-      @Test("Adds on a busy machine") func busy() {
-        let bound = Double(ProcessInfo.processInfo.environment["WORKSHOP_HANG_BOUND"] ?? "") ?? 1
-        #expect(add(1, 1) == 2)
-        if add(1, 1) == 2, bound < 5 {
-          let verdict = #"{"behaviour":"The threads must meet","events":[],"format":"workshop-verdict-1","runtimeSaid":[],"undecided":true}"#
-          Attachment.record(Array(verdict.utf8), named: "verdict.json")
-          Issue.record("The threads must meet\nRecorded events: (none)")
+        @Test("Adds on a busy machine") func busy() {
+          let bound = Double(ProcessInfo.processInfo.environment["WORKSHOP_HANG_BOUND"] ?? "") ?? 1
+          #expect(add(1, 1) == 2)
+          if add(1, 1) == 2, bound < 5 {
+            let verdict = #"{"behaviour":"The threads must meet","events":[],"format":"workshop-verdict-1","runtimeSaid":[],"undecided":true}"#
+            Attachment.record(Array(verdict.utf8), named: "verdict.json")
+            Issue.record("The threads must meet\nRecorded events: (none)")
+          }
         }
-      }
 
-      """#).write(to: checks, atomically: true, encoding: .utf8)
+        """#).write(to: checks, atomically: true, encoding: .utf8)
     let submissions = root.appendingPathComponent("submissions")
     for (name, folder) in [("solved", "Solutions"), ("starter", "Chapters")] {
       try FileManager.default.createDirectory(
@@ -363,10 +368,12 @@ struct GradeTests {
     ) { grade, _ in reported.withLock { $0.append(grade.name) } }
     // The starter is reported first: "solved" waited for the end of the class.
     #expect(reported.withLock { $0 } == ["starter", "solved"])
-    #expect(said.withLock { $0 }.contains { $0.contains("chapters of 1 submission whose checks could not decide") })
+    #expect(
+      said.withLock { $0 }.contains { $0.contains("chapters of 1 submission whose checks could not decide") })
     let solved = try #require(grades.first { $0.name == "solved" })
     #expect(solved.reports.map(\.chapter.number) == [1, 2])
-    #expect(solved.reports[0].checks.map(\.status) == [.passed, .passed, .passed], "\(solved.reports[0].checks)")
+    #expect(
+      solved.reports[0].checks.map(\.status) == [.passed, .passed, .passed], "\(solved.reports[0].checks)")
   }
 
   @Test(

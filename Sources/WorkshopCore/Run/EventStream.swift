@@ -52,8 +52,14 @@ package enum EventStream {
     var attachment: Attachment?
     var messages: [Message]
     var instant: Instant?
+    /// The case of a parameterized check it belongs to (Swift Testing 6.3's
+    /// `_testCase`; absent in 6.2 and for other checks).
+    var testCase: TestCase?
 
-    enum CodingKeys: String, CodingKey { case kind, testID, issue, attachment, messages, instant }
+    enum CodingKeys: String, CodingKey {
+      case kind, testID, issue, attachment, messages, instant
+      case testCase = "_testCase"
+    }
 
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -63,7 +69,14 @@ package enum EventStream {
       attachment = try? container.decodeIfPresent(Attachment.self, forKey: .attachment)
       messages = try container.decodeIfPresent([Message].self, forKey: .messages) ?? []
       instant = try? container.decodeIfPresent(Instant.self, forKey: .instant)
+      testCase = try? container.decodeIfPresent(TestCase.self, forKey: .testCase)
     }
+  }
+
+  /// One case of a parameterized check (`ABI.EncodedTestCase`).
+  struct TestCase: Decodable, Sendable {
+    var id: String
+    var displayName: String?
   }
 
   /// A value a check attached (`ABI.EncodedAttachment`): saved to a file
@@ -162,6 +175,16 @@ package enum EventStream {
     init() {}
   }
 
+  /// `chunk → 0` from Swift Testing's "Test case passing 1 argument chunk →
+  /// 0 to "…" started.", `a → 1, b → 2` for two arguments; nil for other words.
+  static func caseLabel(_ text: String) -> String? {
+    guard let match = text.firstMatch(of: #/^Test case passing \d+ arguments? (.+?) to ".*" started\.$/#)
+    else {
+      return nil
+    }
+    return String(match.1)
+  }
+
   /// Whether `attachment` is one of the kit's beats: its bytes, inline, or
   /// the name of the file it was saved to. Only whether a run is stopped
   /// sooner depends on it, never a result.
@@ -186,6 +209,7 @@ package enum EventStream {
     // verdict after the exit test (see the kit's `CrashLog`): an issue
     // without one waits for it.
     var attached: [String: [Verdict]] = [:]
+    var caseLabels: [String: String] = [:]
     var waiting: [String: [(index: Int, messages: [Message], location: String?)]] = [:]
     for record in records {
       if summary.runEnded { summary.isTampered = true }
@@ -213,6 +237,13 @@ package enum EventStream {
       case "testSkipped":
         summary.skipped.insert(id)
         summary.skipReasons[id] = skipReason(event.messages)
+      case "testCaseStarted":
+        // "Test case passing 1 argument chunk → 0 to …": the case's words.
+        if let testCase = event.testCase, let text = event.messages.first?.text,
+          let label = Self.caseLabel(text)
+        {
+          caseLabels[testCase.id] = label
+        }
       case "testCancelled", "testCaseCancelled":
         summary.cancelled.insert(id)
       case "valueAttached":
@@ -234,7 +265,11 @@ package enum EventStream {
         let location = issue.sourceLocation.map { location in
           "\((location.fileID ?? "?").split(separator: "/").last.map(String.init) ?? "?"):\(location.line)"
         }
-        let recorded = issueRecorded(event.messages, verdict: verdict, location: location)
+        var recorded = issueRecorded(event.messages, verdict: verdict, location: location)
+        // A parameterized check's issue says which case it is of.
+        if let testCase = event.testCase, let label = caseLabels[testCase.id] {
+          recorded = recorded.rewording { "With \(label): " + $0 }
+        }
         // The kit's explanation of an exit test's crash joins the crash.
         if let last = summary.issues[id]?.last, let merged = mergeCrash(last, explanation: recorded) {
           summary.issues[id]![summary.issues[id]!.count - 1] = merged

@@ -76,6 +76,7 @@ extension Verifier {
     )
     let laneResults = concurrentMap(Array(zip(lanes, copies)), width: lanes.count) { lane, copy in
       var grader = Grader(workspace: copy.copy, variant: .chapters, timeLimit: timeLimit, progress: progress)
+      grader.patience = Self.patience
       grader.leftOut = Set(all.map(\.number)).subtracting(lane.map(\.number))
       let label =
         lanes.count == 1 ? "Fixes" : "Fixes of chapters \(lane.map(\.paddedNumber).joined(separator: ", "))"

@@ -216,6 +216,13 @@ struct Verifier {
 
   // MARK: - Steps
 
+  /// How many times the kit's bound a check that could not decide gets when
+  /// `verify` runs it again: what `grade` gives after the class (twice what
+  /// `check` gives). `verify` must decide every check of the course's own
+  /// code, and is not in a learner's loop; the extra time is spent only on
+  /// a busy machine.
+  static let patience = 2 * Grader.defaultPatience
+
   /// Builds a variant once and grades it `repeatCount` times; empty if the build failed.
   private func gradeRepeatedly(_ variant: Variant, _ tally: Tally) -> [[ChapterReport]] {
     // The starters run under ThreadSanitizer too, though their checks fail:
@@ -225,6 +232,7 @@ struct Verifier {
       racePass: variant == .chapters ? .always : .whenChecksPass, progress: progress)
     // The solutions build holds the runner's tests too: they run from it last.
     grader.runnerTests = variant == .solutions
+    grader.patience = Self.patience
     do {
       let build = try grader.build(force: true)
       return try Self.repeatedRuns(
