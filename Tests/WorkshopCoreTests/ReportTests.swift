@@ -402,4 +402,17 @@ struct StatusThrottleTests {
     #expect(detail.contains("Returns when done\n      Failed the same way as “Loads at once” above."))
     #expect(detail.contains("Expected: banner"))
   }
+
+  @Test(
+    "A parameterized check shows its first case's failures in full and names the other cases, in their order")
+  func parameterizedCases() {
+    let issues = [5, 0, 1].map { CheckIssue("With chunk → \($0): Reads no other chunk") }
+    let detail = report.chapterDetail(
+      ChapterReport(
+        chapter: chapter(3, "Three", fails: []),
+        checks: [CheckResult(id: "p", name: "Stops within one chunk", status: .failed, issues: issues)]))
+    #expect(detail.contains("With chunk → 0: Reads no other chunk"))
+    #expect(!detail.contains("With chunk → 5:"))
+    #expect(detail.contains("And 2 more cases failed: chunk → 1; chunk → 5."), "\(detail)")
+  }
 }

@@ -157,6 +157,14 @@ struct Report: Sendable {
   /// Every check of one chapter; failing ones with what was expected and
   /// what happened, and where in the learner's code each points
   /// (`pointers`, by check ID: see ``CodePointer``).
+  /// `chunk → 0` for an issue of a parameterized check's case (its words
+  /// start "With chunk → 0: "); nil for others.
+  static func caseLabel(_ issue: CheckIssue) -> String? {
+    guard issue.text.hasPrefix("With "), let colon = issue.text.range(of: ": ") else { return nil }
+    let label = issue.text[issue.text.index(issue.text.startIndex, offsetBy: 5)..<colon.lowerBound]
+    return label.contains("→") ? String(label) : nil
+  }
+
   func chapterDetail(
     _ report: ChapterReport, pointers: [String: CodePointer.Found] = [:], watching: Bool = false
   ) -> String {
@@ -215,7 +223,29 @@ struct Report: Sendable {
         lines.append("  " + style.mark(false) + " " + check.name)
         lines += pointer(pointers[check.id])
         var previousLog: [RecordedEvent]?
-        for issue in check.issues {
+        // A parameterized check's failures: the first case's in full, the
+        // other cases by name.
+        // Cases run side by side and record in any order: shown in their
+        // own order, so that every run prints the same.
+        let cases = check.issues.map(Self.caseLabel)
+        let labels = Set(cases.compactMap { $0 }).sorted {
+          $0.localizedStandardCompare($1) == .orderedAscending
+        }
+        let firstCase = labels.first
+        let otherCases = Array(labels.dropFirst())
+        let shownIssues =
+          labels.count > 1 && cases.allSatisfy({ $0 != nil })
+          ? check.issues.filter { Self.caseLabel($0) == firstCase } : check.issues
+        defer {
+          if shownIssues.count < check.issues.count {
+            lines.append(
+              "      "
+                + style.dim(
+                  "And \(otherCases.count) more cases failed: \(otherCases.joined(separator: "; ")).")
+            )
+          }
+        }
+        for issue in shownIssues {
           // Several expectations of one check usually share its event log:
           // print it once.
           let log = issue.verdict?.events
