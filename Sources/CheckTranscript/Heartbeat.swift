@@ -1,7 +1,7 @@
-/// What the kit and the runner agree on about a check's heartbeat: while a
-/// check run by the runner keeps getting somewhere, the kit says so in the
-/// test's event stream every ``interval`` seconds, so that a check that
-/// has gone quiet is known stuck in seconds rather than at its time limit.
+/// What the kit and the runner agree on about a check's heartbeat: a check
+/// run by the runner says so in the test's event stream whenever it moves
+/// on, at most every ``interval`` seconds, so that a check that has gone
+/// quiet is known stuck in seconds rather than at its time limit.
 ///
 /// The kit beats only when the runner asks (``environmentKey``): plain
 /// `swift test` and Xcode see no beats. A beat is an attachment named
@@ -19,14 +19,13 @@ public enum Heartbeat {
   /// What every beat holds.
   public static let bytes: [UInt8] = Array("workshop heartbeat".utf8)
 
-  /// Seconds between two beats of a check that keeps moving.
+  /// The fewest seconds between two beats of a process.
   public static let interval = 0.5
 
   /// How many hang bounds a check that beats may say nothing before it is
   /// stopped as stuck. A check that finishes says something whenever one
-  /// of the kit's waits ends (each lasts a bound at most), a round is
-  /// played, an event is recorded or an exit test is running, and the kit
-  /// beats at most ``interval`` later: three bounds leave it room on a
-  /// machine busy enough to hold it off its core for two.
+  /// of the kit's waits ends (each lasts a bound at most), a round of
+  /// threads is played or an exit test is running: three bounds leave it
+  /// room on a machine busy enough to hold it off its core for two.
   public static let silentBounds = 3.0
 }

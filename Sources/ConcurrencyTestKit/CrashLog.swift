@@ -40,8 +40,8 @@ public enum CrashLog {
   ///     let result = await CrashLog.awaiting {
   ///       await #expect(processExitsWith: .success) { ... }
   ///     }
-  public static func awaiting<Result>(_ body: () async throws -> Result) async rethrows -> Result {
-    try await Pulse.awaitingExitTest(body)
+  public static func awaiting<Result>(_ body: () async -> Result) async -> Result {
+    await Pulse.awaitingExitTest(body)
   }
 
   /// Inside the exit test: sends its standard error to the file for

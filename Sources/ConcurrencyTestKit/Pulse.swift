@@ -47,8 +47,8 @@ enum Pulse {
   /// Runs `body`, which awaits an exit test, beating all along: its process
   /// records nothing this one sees until it ends, and has a watchdog of its
   /// own. No threads of the check's run in this process meanwhile.
-  static func awaitingExitTest<Result>(_ body: () async throws -> Result) async rethrows -> Result {
-    guard requested, Test.current != nil else { return try await body() }
+  static func awaitingExitTest<Result>(_ body: () async -> Result) async -> Result {
+    guard requested, Test.current != nil else { return await body() }
     let beats = Task {
       while !Task.isCancelled {
         try? await Task.sleep(for: .seconds(Heartbeat.interval))  // Real time: no verdict depends on it.
@@ -56,8 +56,7 @@ enum Pulse {
         record()
       }
     }
-    defer { beats.cancel() }
-    let result = try await body()
+    let result = await body()
     beats.cancel()
     await beats.value  // Nothing is attached after the check ended.
     return result

@@ -125,6 +125,7 @@ struct EventStreamTests {
     let summary = EventStream.summary(of: EventStream.records(fromJSONLines: lines.joined(separator: "\n")))
     #expect(
       summary.issues[id]?.map(\.text) == ["With chunk → 0: Expected: []", "With chunk → 1: Expected: []"])
+    #expect(summary.issues[id]?.map(\.testCase) == ["chunk → 0", "chunk → 1"])
     #expect(
       EventStream.caseLabel(#"Test case passing 2 arguments a → 1, b → "x" to "T" started."#)
         == #"a → 1, b → "x""#)

@@ -406,7 +406,11 @@ struct StatusThrottleTests {
   @Test(
     "A parameterized check shows its first case's failures in full and names the other cases, in their order")
   func parameterizedCases() {
-    let issues = [5, 0, 1].map { CheckIssue("With chunk → \($0): Reads no other chunk") }
+    let issues = [5, 0, 1].map { number in
+      var issue = CheckIssue("With chunk → \(number): Reads no other chunk")
+      issue.testCase = "chunk → \(number)"
+      return issue
+    }
     let detail = report.chapterDetail(
       ChapterReport(
         chapter: chapter(3, "Three", fails: []),

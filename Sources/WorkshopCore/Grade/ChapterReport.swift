@@ -63,6 +63,9 @@ package struct CheckIssue: Sendable, Equatable, Codable, CustomStringConvertible
   /// The place in the learner's code the issue names, when the grader
   /// found one (a data race's access): `Chapters/12-DataRaces/Stats.swift:14`.
   package var codeLocation: String?
+  /// The case of a parameterized check it is of, in Swift Testing's words
+  /// (`chunk → 0`); its text then starts "With chunk → 0: ".
+  package var testCase: String?
 
   package init(
     _ text: String, location: String? = nil, verdict: Verdict? = nil, runtimeSaid: [String] = [],

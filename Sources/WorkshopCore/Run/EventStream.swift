@@ -269,6 +269,7 @@ package enum EventStream {
         // A parameterized check's issue says which case it is of.
         if let testCase = event.testCase, let label = caseLabels[testCase.id] {
           recorded = recorded.rewording { "With \(label): " + $0 }
+          recorded.testCase = label
         }
         // The kit's explanation of an exit test's crash joins the crash.
         if let last = summary.issues[id]?.last, let merged = mergeCrash(last, explanation: recorded) {

@@ -157,14 +157,6 @@ struct Report: Sendable {
   /// Every check of one chapter; failing ones with what was expected and
   /// what happened, and where in the learner's code each points
   /// (`pointers`, by check ID: see ``CodePointer``).
-  /// `chunk → 0` for an issue of a parameterized check's case (its words
-  /// start "With chunk → 0: "); nil for others.
-  static func caseLabel(_ issue: CheckIssue) -> String? {
-    guard issue.text.hasPrefix("With "), let colon = issue.text.range(of: ": ") else { return nil }
-    let label = issue.text[issue.text.index(issue.text.startIndex, offsetBy: 5)..<colon.lowerBound]
-    return label.contains("→") ? String(label) : nil
-  }
-
   func chapterDetail(
     _ report: ChapterReport, pointers: [String: CodePointer.Found] = [:], watching: Bool = false
   ) -> String {
@@ -227,7 +219,7 @@ struct Report: Sendable {
         // other cases by name.
         // Cases run side by side and record in any order: shown in their
         // own order, so that every run prints the same.
-        let cases = check.issues.map(Self.caseLabel)
+        let cases = check.issues.map(\.testCase)
         let labels = Set(cases.compactMap { $0 }).sorted {
           $0.localizedStandardCompare($1) == .orderedAscending
         }
@@ -235,7 +227,7 @@ struct Report: Sendable {
         let otherCases = Array(labels.dropFirst())
         let shownIssues =
           labels.count > 1 && cases.allSatisfy({ $0 != nil })
-          ? check.issues.filter { Self.caseLabel($0) == firstCase } : check.issues
+          ? check.issues.filter { $0.testCase == firstCase } : check.issues
         defer {
           if shownIssues.count < check.issues.count {
             lines.append(
