@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Opens class pages (written by `swift run workshop grade` as class.html) in
-# headless Chromium at 1280 px and fails when the page is wider than the
+# headless Chromium, 1400 px wide and at a phone's 390 px, and fails when the page is wider than the
 # window, two texts outside the heat map overlap, the heat map does not hold
 # one cell per check and submission, a cell has no symbol or no words for a
 # screen reader, or the page would fetch anything.

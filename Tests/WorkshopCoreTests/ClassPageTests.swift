@@ -15,7 +15,16 @@ private let repository = URL(fileURLWithPath: #filePath).deletingLastPathCompone
 /// that does not compile, one that loops forever, then a mix decided by a
 /// fixed pseudo-random sequence (the same class every run).
 private func generatedClass(_ size: Int) throws -> (course: Workspace, results: [ClassResult]) {
-  let curriculum = try Curriculum.load(from: repository.appendingPathComponent(Curriculum.fileName))
+  var curriculum = try Curriculum.load(from: repository.appendingPathComponent(Curriculum.fileName))
+  // As shipped, each chapter fails its even-numbered checks: the untouched
+  // submission below is "not started" everywhere.
+  for index in curriculum.chapters.indices {
+    let chapter = curriculum.chapters[index]
+    curriculum.chapters[index].starterFails = (1...(8 + chapter.number % 5)).filter { $0 % 2 == 0 }.map {
+      "Check \($0) of \(chapter.title)"
+    }
+    curriculum.chapters[index].starterRaces = []
+  }
   let course = Workspace(root: repository, curriculum: curriculum)
   var items = ClassGrader.Items(byChapter: [:])
   for chapter in curriculum.chapters {
@@ -95,21 +104,52 @@ struct ClassPageTests {
     #expect(ClassReports.median([]) == 0)
   }
 
-  @Test("The page leads with the checks most submissions fail, with their count and most common failure")
+  @Test(
+    "The page leads with the checks failing most among the submissions that started their chapter, with the count and most common failure"
+  )
   func mostFailedFirst() throws {
     let (course, results) = try generatedClass(5)
     let page = ClassReports(course: course, style: Style(colored: false)).page(results)
     let list = try #require(page.firstMatch(of: #/<ol class="failing">(?s:.*?)</ol>/#)).output
     let first = try #require(list.firstMatch(of: #/<li>(?s:.*?)</li>/#)).output
-    // Chapter 09's even checks from the 4th fail for three of the five: the
-    // untouched starter (every other check), the half-done one (chapters
-    // past 07) and the one that loops (from its 3rd check on). No check fails
-    // for more; ties go in course order.
-    #expect(first.contains("<span class=\"count\">3 of 5</span>"), "\(first)")
-    #expect(first.contains("09.4 Single-flight: Check 4 of Single-flight"), "\(first)")
+    // Chapter 09 was started by four of the five (the untouched one did not
+    // start anything; two solved it): the half-done one fails every check
+    // past chapter 07, the one that loops every check from its 3rd.
+    // Both fail 09.3 onwards; ties go in course order. The untouched
+    // submission's failures count nowhere.
+    #expect(first.contains("<span class=\"count\">2 of 4</span>"), "\(first)")
+    #expect(first.contains("09.3 Single-flight: Check 3 of Single-flight"), "\(first)")
     #expect(first.contains("Most often"))
+    #expect(!list.contains("of 5</span>"), "a count over submissions that never started the chapter")
     #expect(page.contains("does not compile") && page.contains("timed out"))
     #expect(page.contains("href=\"solved/results.json\""))
+  }
+
+  @Test(
+    "Per chapter, the page counts the submissions that did not start it, that started it and are not done, and that are done"
+  )
+  func startedStuckDone() throws {
+    let (course, results) = try generatedClass(5)
+    let page = ClassReports(course: course, style: Style(colored: false)).page(results)
+    let table = try #require(page.firstMatch(of: #/<table class="chapters">(?s:.*?)</table>/#)).output
+    #expect(
+      table.contains(
+        "<th scope=\"col\">Not started</th><th scope=\"col\">Started, not done</th><th scope=\"col\">Done</th>"
+      ))
+    /// The row of chapter `number`: its cells' text, tags removed.
+    func row(_ number: String) throws -> [String] {
+      let row = try #require(
+        table.split(separator: "\n").first { $0.hasPrefix("<tr><th scope=\"row\">\(number) ") })
+      return row.matches(of: #/<td[^>]*>(.*?)</td>/#).map {
+        String($0.output.1).replacing(#/<[^>]+>/#, with: "").trimmingCharacters(in: .whitespaces)
+      }
+    }
+    // 01: only the untouched one has not started; the four others are done.
+    #expect(try row("01").prefix(3) == ["1", "0", "4"])
+    // 04: the one that does not compile started and is stuck.
+    #expect(try row("04").prefix(3) == ["1", "1 (1 does not compile)", "3"])
+    // 09: the half-done one and the one that loops are stuck.
+    #expect(try row("09").prefix(3) == ["1", "2", "2"])
   }
 
   @Test("Every cell says its result with a symbol and in words, and the page fetches nothing")
@@ -125,7 +165,7 @@ struct ClassPageTests {
   }
 
   @Test(
-    "The page renders in Chromium at 1280 px for 5, 30 and 300 submissions: nothing overlaps, one cell per check and submission",
+    "The page renders in Chromium at 1400 px and at a phone's 390 px for 5, 30 and 300 submissions: nothing overlaps, one cell per check and submission",
     .enabled(
       if: MissingTool.has("node") && (MissingTool.has("chromium") || MissingTool.has("google-chrome")),
       "Node.js or Chromium: not installed here (scripts/install-tools.sh installs both: apt-get install nodejs chromium)"
@@ -173,7 +213,11 @@ struct KeptBrowserChecksTests {
     var executable: URL { folder.appendingPathComponent("chromium") }
     /// The check's scripts, copied here so that a test can edit its probe.
     var script: URL { folder.appendingPathComponent("slides/classpage.cjs") }
-    var opened: [String] {
+    /// The pages opened, once per check of a page (the check opens each at
+    /// every width it measures; the log says which).
+    var opened: [String] { openings.filter { $0.hasSuffix(" 1400,900") } }
+    /// Every opening of a page: its file name and window size.
+    var openings: [String] {
       ((try? String(contentsOf: folder.appendingPathComponent("opened"), encoding: .utf8)) ?? "")
         .split(separator: "\n").map(String.init)
     }
@@ -218,8 +262,9 @@ struct KeptBrowserChecksTests {
       let script = """
         #!/bin/sh
         if [ "$1" = --version ]; then echo '\(version)'; exit 0; fi
-        for last; do :; done
-        basename "$last" >> '\(folder.path)/opened'
+        size=none
+        for last; do case "$last" in --window-size=*) size=${last#--window-size=} ;; esac; done
+        echo "$(basename "$last") $size" >> '\(folder.path)/opened'
         echo '<body data-measured="{&quot;found&quot;:[\(found)],&quot;cells&quot;:6}"></body>'
         """
       try Data(script.utf8).write(to: executable)
@@ -247,12 +292,15 @@ struct KeptBrowserChecksTests {
     let first = try check([page], browser: browser, kept: kept)
     #expect(first.succeeded, "\(first.standardOutput)\(first.standardError)")
     #expect(browser.opened.count == 1)
+    #expect(
+      browser.openings == ["page.html 1400,900", "page.html 390,844"], "a page not measured at both widths")
     let again = try check([page], browser: browser, kept: kept)
     #expect(again.succeeded)
     #expect(browser.opened.count == 1, "a page that passed was opened again")
     #expect(
       again.standardOutput.contains(
-        "6 cells drawn, nothing overlaps, nothing fetched (unchanged since it last passed)"))
+        "6 cells drawn, nothing overlaps at 1400 px or 390 px, nothing fetched (unchanged since it last passed)"
+      ))
 
     try Data("<html><body><p>two</p></body></html>".utf8).write(to: page)
     _ = try check([page], browser: browser, kept: kept)

@@ -1,5 +1,6 @@
 // Opens class pages written by `swift run workshop grade` (class.html) in
-// headless Chromium at 1280 px and measures them: the page is no wider than
+// headless Chromium, 1400 px wide and a phone's 390 px, and measures them at
+// each width: the page is no wider than
 // the window (the heat map scrolls in its own box), no two texts outside the
 // heat map overlap, the heat map holds one cell per check and submission,
 // each with a symbol and words for a screen reader, its sticky name column
@@ -73,8 +74,9 @@ addEventListener('load', () => { document.body.setAttribute('data-measured', mea
 
 function check(chromium, pages) {
   let failed = 0;
-  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--hide-scrollbars',
-    '--window-size=1280,800'];
+  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--hide-scrollbars'];
+  // A desktop browser beside the projector, and a phone held in portrait.
+  const widths = [[1400, 900], [390, 844]];
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'classpage-'));
   // A page that passed before, with this page, browser and fonts, is not opened again.
   const kept = require('./kept.cjs')(chromium, __filename);
@@ -88,17 +90,23 @@ function check(chromium, pages) {
       if (before) { console.log(`${name}: ${before} (unchanged since it last passed)`); continue; }
       const probed = path.join(folder, 'page.html');
       fs.writeFileSync(probed, text.replace('</body>', probe + '</body>'));
-      const dom = execFileSync(chromium, [...flags, '--virtual-time-budget=10000', '--dump-dom', probed], {
-        encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 << 20,
-      });
-      const match = dom.match(/data-measured="([^"]*)"/);
-      if (!match) { console.log(`${name}: the browser did not measure it`); failed++; continue; }
-      const result = JSON.parse(match[1].replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
-      if (result.found.length) {
+      let cells = 0;
+      const found = [];
+      for (const [width, height] of widths) {
+        const dom = execFileSync(chromium, [...flags, `--window-size=${width},${height}`, '--virtual-time-budget=10000', '--dump-dom', probed], {
+          encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 << 20,
+        });
+        const match = dom.match(/data-measured="([^"]*)"/);
+        if (!match) { found.push(`at ${width} px: the browser did not measure it`); continue; }
+        const result = JSON.parse(match[1].replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
+        cells = result.cells;
+        for (const problem of result.found) found.push(`at ${width} px: ${problem}`);
+      }
+      if (found.length) {
         failed++;
-        for (const problem of result.found.slice(0, 20)) console.log(`${name}: ${problem}`);
+        for (const problem of found.slice(0, 20)) console.log(`${name}: ${problem}`);
       } else {
-        const line = `${result.cells} cells drawn, nothing overlaps, nothing fetched`;
+        const line = `${cells} cells drawn, nothing overlaps at ${widths.map(([width]) => width + ' px').join(' or ')}, nothing fetched`;
         console.log(`${name}: ${line}`);
         kept.pass(text, line);
       }

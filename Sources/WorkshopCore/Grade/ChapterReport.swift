@@ -109,6 +109,26 @@ package struct ChapterReport: Sendable, Codable {
     case raceCheckNotRun = "race check not run"
     /// A submission graded by `workshop grade` has no folder for the chapter.
     case notHandedIn = "not handed in"
+
+    /// Where a learner is with a chapter, in three steps: what the class
+    /// page counts per chapter to tell "stuck" from "not there yet".
+    package enum Progress: Sendable {
+      /// The chapter fails as shipped, or was not handed in.
+      case notStarted
+      /// The code changed the results, but not every check passes yet
+      /// (or it does not compile, crashed, hung, or missed its race check).
+      case started
+      case done
+    }
+
+    /// This state's step: `.inProgress`, `.doesNotCompile` and the like are `.started`.
+    package var progress: Progress {
+      switch self {
+      case .done: .done
+      case .notStarted, .notHandedIn: .notStarted
+      case .inProgress, .doesNotCompile, .crashed, .timedOut, .noChecks, .raceCheckNotRun: .started
+      }
+    }
   }
 
   /// Where a race-checked chapter's ThreadSanitizer pass is.

@@ -6,8 +6,11 @@ import WorkshopCore
 /// anything else fetched), written from the same results as every other
 /// report:
 ///
-/// - the checks most submissions fail, with each one's most common failure;
-/// - each chapter across the class: how many are done, how many checks pass;
+/// - where the class is stuck: the checks failing most among the
+///   submissions that started their chapter, with each one's most common
+///   failure;
+/// - each chapter across the class: how many submissions did not start it,
+///   started it and are not done, and are done; how many checks pass;
 /// - every check by every submission, a symbol and a colour per cell (the
 ///   symbol alone reads in greyscale; each cell's words are there for a
 ///   screen reader), each row linking to the submission's own report.
@@ -126,38 +129,58 @@ extension ClassReports {
     result.grade.name + "/results.json"
   }
 
+  /// The checks that fail most often among the submissions that started
+  /// their chapter: a chapter nobody started says nothing about where the
+  /// class is stuck, so its checks are left out, and a count reads "3 of the
+  /// 4 who started".
   private func mostFailed(_ graded: [ClassResult], columns: [Column]) -> String {
     struct Failing {
       var column: Column
       var count = 0
+      var started = 0
       var messages: [String: Int] = [:]
+    }
+    var started: [Int: Int] = [:]
+    for result in graded {
+      for chapter in result.chapters where chapter.state.progress != .notStarted {
+        started[chapter.chapter.number, default: 0] += 1
+      }
     }
     var failing: [String: Failing] = [:]
     for result in graded {
-      for chapter in result.chapters where chapter.state != .notHandedIn {
+      for chapter in result.chapters where chapter.state.progress != .notStarted {
         for item in chapter.items where item.status != .passed {
           var entry =
             failing[item.number]
-            ?? Failing(column: Column(chapter: item.chapter, number: item.number, name: item.name))
+            ?? Failing(
+              column: Column(chapter: item.chapter, number: item.number, name: item.name),
+              started: started[chapter.chapter.number] ?? 0)
           entry.count += 1
           entry.messages[firstLine(of: item.output), default: 0] += 1
           failing[item.number] = entry
         }
       }
     }
-    var html = "<section>\n<h2>The checks most submissions fail</h2>\n"
+    var html =
+      "<section>\n<h2>Where the class is stuck: the checks failing most among those who started</h2>\n"
     let ranked = failing.values.sorted {
-      ($0.count, $1.column.chapter.number, $1.column.position) > (
-        $1.count, $0.column.chapter.number, $0.column.position
+      ($0.count, $0.count * $1.started, $1.column.chapter.number, $1.column.position) > (
+        $1.count, $1.count * $0.started, $0.column.chapter.number, $0.column.position
       )
     }
     guard !ranked.isEmpty else {
-      return html + "<p>Every submission that was handed in passes every check.</p>\n</section>\n"
+      let words =
+        started.isEmpty
+        ? "No submission has started a chapter yet."
+        : "Every chapter a submission started passes every check."
+      return html + "<p>\(words)</p>\n</section>\n"
     }
     html += "<ol class=\"failing\">\n"
     for entry in ranked.prefix(15) {
       let common = entry.messages.max { ($0.value, $1.key) < ($1.value, $0.key) }
-      html += "<li><span class=\"count\">\(entry.count) of \(graded.count)</span> "
+      html +=
+        "<li><span class=\"count\">\(entry.count) of \(entry.started)</span> "
+        + "<span class=\"sr\">submissions that started the chapter fail </span>"
       html +=
         "<span class=\"check\">\(escape(entry.column.number)) \(escape(entry.column.chapter.title)): \(escape(entry.column.name))</span>"
       if let (message, times) = common, !message.isEmpty {
@@ -166,31 +189,47 @@ extension ClassReports {
       }
       html += "</li>\n"
     }
-    return html + "</ol>\n</section>\n"
+    html +=
+      "</ol>\n<p class=\"legend\">“3 of 4”: three of the four submissions that started the chapter fail the check.</p>\n"
+    return html + "</section>\n"
   }
 
+  /// Per chapter: how many submissions did not start it, started it and are
+  /// not done (stuck), and are done, with the share of checks passing.
   private func chapterTable(_ graded: [ClassResult]) -> String {
     var html = """
       <section>
       <h2>Chapters across the class</h2>
       <table class="chapters">
-      <thead><tr><th scope="col">Chapter</th><th scope="col">Done</th><th scope="col">Checks passing</th><th scope="col">Does not compile</th><th scope="col">Not handed in</th></tr></thead>
+      <thead><tr><th scope="col">Chapter</th><th scope="col">Not started</th><th scope="col">Started, not done</th><th scope="col">Done</th><th scope="col">Checks passing</th></tr></thead>
       <tbody>
 
       """
     for chapter in course.curriculum.chapters {
       let rows = graded.compactMap { $0.chapters.first { $0.chapter.number == chapter.number } }
-      let done = rows.filter { $0.state == .done }.count
+      let count = { (progress: ChapterReport.State.Progress) in
+        rows.filter { $0.state.progress == progress }.count
+      }
       let passed = rows.reduce(0) { $0 + $1.passed }
       let total = rows.reduce(0) { $0 + $1.items.count }
       let share = total == 0 ? 0 : Double(passed) / Double(total)
       let percent = Int((share * 100).rounded())
+      let notHandedIn = rows.filter { $0.state == .notHandedIn }.count
+      let notCompiling = rows.filter { $0.state == .doesNotCompile }.count
+      let stuck = count(.started)
       html += "<tr><th scope=\"row\">\(chapter.paddedNumber) \(escape(chapter.title))</th>"
-      html += "<td>\(done) of \(rows.count)</td>"
       html +=
-        "<td><span class=\"bar\" aria-hidden=\"true\"><span style=\"width: \(percent)%\"></span></span> \(percent) %</td>"
-      html += "<td>\(rows.filter { $0.state == .doesNotCompile }.count)</td>"
-      html += "<td>\(rows.filter { $0.state == .notHandedIn }.count)</td></tr>\n"
+        "<td>\(count(.notStarted))"
+        + (notHandedIn > 0 ? " <span class=\"note\">(\(notHandedIn) not handed in)</span>" : "") + "</td>"
+      html +=
+        "<td\(stuck > 0 ? " class=\"stuck\"" : "")>\(stuck)"
+        + (notCompiling > 0
+          ? " <span class=\"note\">(\(notCompiling) do\(notCompiling == 1 ? "es" : "") not compile)</span>"
+          : "")
+        + "</td>"
+      html += "<td>\(count(.done))</td>"
+      html +=
+        "<td><span class=\"bar\" aria-hidden=\"true\"><span style=\"width: \(percent)%\"></span></span> \(percent) %</td></tr>\n"
     }
     return html + "</tbody>\n</table>\n</section>\n"
   }
@@ -256,6 +295,7 @@ extension ClassReports {
     ul.plain { padding-left: 20px; }
     table.chapters { border-collapse: collapse; }
     table.chapters th, table.chapters td { text-align: left; padding: 3px 12px 3px 0; white-space: nowrap; }
+    table.chapters td.stuck { font-weight: 600; color: #8a4b00; } .note { color: #555; font-size: 12px; font-weight: 400; }
     .bar { display: inline-block; width: 120px; height: 10px; background: #e4e4e4; vertical-align: middle; }
     .bar span { display: block; height: 100%; background: #2e7d32; }
     .scroll { overflow: auto; max-height: 80vh; border: 1px solid #ccc; position: relative; }
@@ -271,6 +311,11 @@ extension ClassReports {
     .notCompiled { background: #90a4ae; color: #102027; } .notHandedIn { background: #eeeeee; color: #555; }
     .noResult { background: #fff59d; color: #5d4d00; }
     .legend span { display: inline-block; min-width: 16px; text-align: center; }
+    @media (max-width: 640px) {
+      body { margin: 12px; }
+      table.chapters th, table.chapters td { white-space: normal; padding-right: 8px; vertical-align: top; }
+      .bar { width: 40px; display: block; margin-bottom: 2px; }
+    }
     """
 }
 
