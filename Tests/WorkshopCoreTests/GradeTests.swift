@@ -45,6 +45,12 @@ private struct ClassFixture {
     try copy("Solutions", to: "bare/Chapters")
     // Archives of the solved copy, with a top folder as GitHub's downloads have.
     try copy("Solutions", to: "packed/archived/Chapters")
+    // Beside the code, what a learner's copy holds: archives unpack only
+    // Swift files, and list the rest as ignored as a folder's is.
+    try write("my notes", to: "packed/archived/notes.txt")
+    try write("a drawing", to: "packed/archived/Chapters/01-Adder/diagram.png")
+    try write("junk", to: "packed/archived/.build/debug/thing.o")
+    try copy("Package.swift", to: "packed/archived/Package.swift")
     try run(
       "tar", ["-czf", submissions.appendingPathComponent("archived.tar.gz").path, "archived"], in: "packed")
     if Self.zipAvailable {
@@ -169,6 +175,22 @@ struct GradeTests {
       let result = try await results(name)
       #expect(result.score == 6, "\(name) scores full marks")
       #expect(result.tests.count == 4)
+    }
+  }
+
+  @Test(
+    "An archive's files that are not Swift are listed as ignored, as a folder's are; hidden and shipped ones are not"
+  )
+  func archivesListIgnoredFiles() async throws {
+    var names = ["archived"]
+    if ClassFixture.zipAvailable { names.append("zipped") }
+    for name in names {
+      let output = try await results(name).output
+      for ignored in ["notes.txt", "Chapters/01-Adder/diagram.png"] {
+        #expect(output.contains("\n  " + ignored), "\(name): \(ignored) is not listed as ignored:\n\(output)")
+      }
+      #expect(!output.contains(".build"), "\(name): a hidden folder is listed")
+      #expect(!output.contains("  Package.swift"), "\(name): the course's own file, as shipped, is listed")
     }
   }
 

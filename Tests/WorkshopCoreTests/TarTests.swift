@@ -38,12 +38,23 @@ struct TarTests {
     #expect(Tar.flavour(ofVersion: "") == nil)
   }
 
-  @Test("Each tar's listing gives the member's size")
-  func listingSizes() {
+  @Test("Each tar's listing, and unzip's, give each file's name and size; folders and links are not files")
+  func listingEntries() {
     let gnu = Tar(path: "/usr/bin/tar", flavour: .gnu)
     let bsd = Tar(path: "/usr/bin/tar", flavour: .bsd)
-    #expect(gnu.size(inListingLine: "-rw-r--r-- me/staff     1234 2026-12-01 10:00 a/Code.swift") == 1234)
-    #expect(bsd.size(inListingLine: "-rw-r--r--  0 me     staff    1234 Dec  1 10:00 a/Code.swift") == 1234)
+    let file = Submission.ArchiveEntry(path: "a/My Code.swift", size: 1234)
+    #expect(gnu.entry(inListingLine: "-rw-r--r-- me/staff     1234 2026-12-01 10:00 a/My Code.swift") == file)
+    #expect(
+      bsd.entry(inListingLine: "-rw-r--r--  0 me     staff    1234 Dec  1 10:00 a/My Code.swift") == file)
+    #expect(gnu.entry(inListingLine: "drwxr-xr-x me/staff        0 2026-12-01 10:00 a/") == nil)
+    #expect(gnu.entry(inListingLine: "lrwxrwxrwx me/staff        0 2026-12-01 10:00 a/b -> /etc") == nil)
+    #expect(Submission.zipEntry(inListingLine: "     1234  2026-12-01 10:00   a/My Code.swift") == file)
+    for line in [
+      "Archive:  work.zip", "  Length      Date    Time    Name", "---------  ---------- -----   ----",
+      "        0  2026-12-01 10:00   a/", "     1234                     1 file",
+    ] {
+      #expect(Submission.zipEntry(inListingLine: line[...]) == nil, "\(line)")
+    }
   }
 
   @Test(
@@ -76,7 +87,9 @@ struct TarTests {
     try #require(packing.succeeded, "\(packing.standardError)")
     let listing = try Subprocess.run(tar.path, ["-tvzf", archive], timeout: 60).standardOutput
     let line = try #require(listing.split(separator: "\n").first { $0.hasSuffix(".swift") })
-    #expect(tar.size(inListingLine: line) == 12)
+    #expect(
+      tar.entry(inListingLine: line)
+        == Submission.ArchiveEntry(path: "work/Chapters/01-Adder/Adder.swift", size: 12))
     let target = folder.appendingPathComponent("unpacked")
     try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
     let outcome = try Subprocess.run(

@@ -45,6 +45,7 @@ extension Submission {
   }
 
   /// Unpacks `archive` into a new folder of the runner's temporary folder.
+  /// Call ``checkSize(_:of:)`` on its listing first.
   ///
   /// In the sandbox, the unpacking tool can write in that folder and nowhere
   /// else, whatever names or links the archive holds; every file it writes
@@ -57,7 +58,6 @@ extension Submission {
           "cannot open \(archive.lastPathComponent): \(tool.name) is not installed (install the \(tool.package) package), or unpack it and grade the folder"
       )
     }
-    try checkSize(of: archive, kind)
     // The archive is copied into the folder it is unpacked in, the only one
     // the tool may write: a hidden name, so it is never taken as a file of
     // the submission, and it is removed after.
@@ -138,29 +138,62 @@ extension Submission {
   /// course is under a megabyte.
   static let archiveLimits = (bytes: 32 << 20, files: 5_000)
 
-  /// Refuses an archive whose Swift files, as its listing states them, are
-  /// more than any submission holds: a few bytes can list gigabytes.
-  static func checkSize(of archive: URL, _ kind: ArchiveKind) throws {
-    var bytes = 0
-    var files = 0
+  /// A file an archive lists: its path in the archive, and its size as the
+  /// listing states it. Names and sizes are the archive's own words: they
+  /// are shown in reports and compared, never opened.
+  struct ArchiveEntry: Sendable, Equatable {
+    var path: String
+    var size: Int
+  }
+
+  /// The regular files `archive` lists, from `unzip -l` or `tar -tvzf`:
+  /// an archive unpacks only its Swift files, and the others are listed
+  /// as ignored from here.
+  static func listing(of archive: URL, _ kind: ArchiveKind) throws -> [ArchiveEntry] {
+    let lines: [Substring]
     switch kind {
     case .zip:
-      guard let unzip = Subprocess.executable(named: "unzip") else { return }
-      // `unzip -l`: a line per file, "  size  date time   name".
-      let listing = try Subprocess.run(unzip, ["-l", archive.path], timeout: unpackTimeLimit)
-      for line in listing.standardOutput.split(separator: "\n") where line.hasSuffix(".swift") {
-        guard let size = line.split(separator: " ").first.flatMap({ Int($0) }) else { continue }
-        bytes += size
-        files += 1
-      }
+      guard let unzip = Subprocess.executable(named: "unzip") else { return [] }
+      lines = try Subprocess.run(unzip, ["-l", archive.path], timeout: unpackTimeLimit).standardOutput
+        .split(separator: "\n")
+      return lines.compactMap(zipEntry(inListingLine:))
     case .tarGzip:
-      guard let tar = Tar.system else { return }
-      let listing = try Subprocess.run(tar.path, ["-tvzf", archive.path], timeout: unpackTimeLimit)
-      for line in listing.standardOutput.split(separator: "\n") where line.hasSuffix(".swift") {
-        bytes += tar.size(inListingLine: line) ?? 0
-        files += 1
-      }
+      guard let tar = Tar.system else { return [] }
+      lines = try Subprocess.run(tar.path, ["-tvzf", archive.path], timeout: unpackTimeLimit).standardOutput
+        .split(separator: "\n")
+      return lines.compactMap(tar.entry(inListingLine:))
     }
+  }
+
+  /// A file in an `unzip -l` line, "  size  date time   name"; nil for the
+  /// header, the footer and folders.
+  static func zipEntry(inListingLine line: Substring) -> ArchiveEntry? {
+    guard let (fields, name) = splitFields(line, 3), let size = Int(fields[0]), fields[1].contains("-"),
+      !name.isEmpty, !name.hasSuffix("/")
+    else { return nil }
+    return ArchiveEntry(path: String(name), size: size)
+  }
+
+  /// The first `count` fields of `line`, separated by spaces, and the rest
+  /// after them as it is (a file name may hold spaces).
+  static func splitFields(_ line: Substring, _ count: Int) -> ([Substring], Substring)? {
+    var rest = line[...]
+    var fields: [Substring] = []
+    while fields.count < count {
+      rest = rest.drop { $0 == " " }
+      guard let end = rest.firstIndex(of: " ") else { return nil }
+      fields.append(rest[..<end])
+      rest = rest[end...]
+    }
+    return (fields, rest.drop { $0 == " " })
+  }
+
+  /// Refuses an archive whose Swift files, as its listing states them, are
+  /// more than any submission holds: a few bytes can list gigabytes.
+  static func checkSize(_ entries: [ArchiveEntry], of archive: URL) throws {
+    let swift = entries.filter { $0.path.hasSuffix(".swift") }
+    let bytes = swift.reduce(0) { $0 + $1.size }
+    let files = swift.count
     if bytes > archiveLimits.bytes || files > archiveLimits.files {
       throw Problem(
         description:
@@ -212,12 +245,16 @@ struct Tar: Sendable, Equatable {
     }
   }
 
-  /// The size in a `tar -tvzf` line: "mode owner/group size date time name"
-  /// (GNU), "mode links owner group size month day time name" (bsdtar).
-  func size(inListingLine line: Substring) -> Int? {
-    let fields = line.split(separator: " ")
-    let index = flavour == .gnu ? 2 : 4
-    return fields.count > index ? Int(fields[index]) : nil
+  /// The regular file in a `tar -tvzf` line, "mode owner/group size date
+  /// time name" (GNU), "mode links owner group size month day time name"
+  /// (bsdtar); nil for folders and links.
+  func entry(inListingLine line: Substring) -> Submission.ArchiveEntry? {
+    guard line.hasPrefix("-") else { return nil }
+    let count = flavour == .gnu ? 5 : 8
+    guard let (fields, name) = Submission.splitFields(line, count), !name.isEmpty,
+      let size = Int(fields[flavour == .gnu ? 2 : 4])
+    else { return nil }
+    return Submission.ArchiveEntry(path: String(name), size: size)
   }
 }
 

@@ -47,10 +47,14 @@ struct Submission: Sendable {
       root = url
     } else if let kind = ArchiveKind(url) {
       name = kind.stem(of: url)
+      let entries = try listing(of: url, kind)
+      try checkSize(entries, of: url)
       root = try unpack(url, kind, sandbox: sandbox)
       // Everything is read into memory: the unpacked files go at once.
       defer { try? FileManager.default.removeItem(at: root) }
-      return try read(root, name: name, source: path, course: course)
+      return try read(
+        root, name: name, source: path, course: course,
+        notUnpacked: entries.filter { !$0.path.hasSuffix(".swift") })
     } else {
       throw Problem(
         description:
@@ -60,8 +64,13 @@ struct Submission: Sendable {
     return try read(root, name: name, source: path, course: course)
   }
 
-  /// Reads an unpacked submission whose top folder is `root`.
-  static func read(_ root: URL, name: String, source: String, course: Workspace) throws -> Submission {
+  /// Reads an unpacked submission whose top folder is `root`. An archive's
+  /// files that were not unpacked (all but its Swift files) come as
+  /// `notUnpacked`, paths from the archive's top, and are listed as ignored
+  /// by the same rules as a folder's.
+  static func read(
+    _ root: URL, name: String, source: String, course: Workspace, notUnpacked: [ArchiveEntry] = []
+  ) throws -> Submission {
     let folders = course.curriculum.chapters.map(\.folder)
     guard let (chaptersFolder, bare) = findChapters(in: root, chapterFolders: Set(folders), depth: 3) else {
       throw Problem(
@@ -74,6 +83,20 @@ struct Submission: Sendable {
     let base = bare ? chaptersFolder : chaptersFolder.deletingLastPathComponent()
     let prefix = bare ? "" : "Chapters/"
     var taken: Set<String> = []
+    // The archive's other files, from the same base as the walk's paths;
+    // those outside it (macOS's __MACOSX/ beside the top folder) are no
+    // more listed than a folder's are.
+    let baseInRoot = relative(base, to: root)
+    var listed: [String: Int] = [:]
+    for entry in notUnpacked {
+      var path = entry.path
+      while path.hasPrefix("./") { path.removeFirst(2) }
+      if baseInRoot.isEmpty {
+        listed[path] = entry.size
+      } else if path.hasPrefix(baseInRoot + "/") {
+        listed[String(path.dropFirst(baseInRoot.count + 1))] = entry.size
+      }
+    }
     for chapter in course.curriculum.chapters {
       let folder = chaptersFolder.appendingPathComponent(chapter.folder)
       guard isRealFolder(folder) else { continue }
@@ -108,6 +131,9 @@ struct Submission: Sendable {
         let scanned = ReviewScan.scan(["Chapters/\(chapter.folder)/\(path)": text])
         submission.flags += scanned
       }
+      for shown in listed.keys.sorted() where shown.hasPrefix(prefix + chapter.folder + "/") {
+        if (shown as NSString).lastPathComponent != "README.md" { submission.ignored.append(shown) }
+      }
       // What reaches beyond the exercise, listed for review at its line;
       // what the chapter may not contain keeps it from being built, and it
       // scores nothing. One flag a line: the rules' reason, which reads the
@@ -138,12 +164,16 @@ struct Submission: Sendable {
     // their report sees only what they added or changed.
     var others: [String: Int] = [:]
     let limit = 20_000
-    let everything = walk(base, limit: limit)
+    let everything = Array(Set(walk(base, limit: limit)).union(listed.keys.prefix(limit))).sorted()
     for shown in everything {
       if taken.contains(shown) { continue }
       if shown.hasPrefix(prefix), folders.contains(where: { shown.hasPrefix(prefix + $0 + "/") }) { continue }
       let top = shown.split(separator: "/").first.map(String.init) ?? shown
-      if top.hasPrefix(".") || (!bare && isShipped(shown, from: base, course: course)) { continue }
+      if top.hasPrefix(".")
+        || (!bare && isShipped(shown, from: base, course: course, listedSize: listed[shown]))
+      {
+        continue
+      }
       let key = top == shown ? top : top + "/"
       others[key, default: 0] += 1
     }
@@ -181,9 +211,16 @@ struct Submission: Sendable {
   /// Paths of every file under `folder`, relative to it, sorted; links are
   /// listed, never followed.
   /// Whether the file at `path` under `base` is the course's own file as
-  /// the course ships it: the same path and the same bytes.
-  private static func isShipped(_ path: String, from base: URL, course: Workspace) -> Bool {
+  /// the course ships it: the same path and the same bytes; for a file an
+  /// archive lists but did not unpack (`listedSize`), the same path and the
+  /// size it lists.
+  private static func isShipped(_ path: String, from base: URL, course: Workspace, listedSize: Int? = nil)
+    -> Bool
+  {
     let theirs = course.root.appendingPathComponent(path).path
+    if let listedSize {
+      return FileStatus(theirs, followingLinks: true).map { Int($0.size) == listedSize } ?? false
+    }
     let mine = base.appendingPathComponent(path).path
     guard let size = FileStatus(theirs, followingLinks: true)?.size, FileStatus(mine)?.size == size,
       let shipped = FileManager.default.contents(atPath: theirs)
