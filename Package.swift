@@ -68,13 +68,15 @@ let skipped = Set(
 let gradingOnly = environment["WORKSHOP_GRADING"] == "1"
 let runnerTests = environment["WORKSHOP_RUNNER_TESTS"] == "1"
 let testEntryPoint = environment["WORKSHOP_TEST_ENTRY_POINT"] == "1"
-// A chapter whose folder is gone (deleted by mistake) is left out, so that the
-// others still build and the runner can say how to restore it
+// A chapter whose folder is gone, or holds no Swift file any more (deleted by
+// mistake), is left out, so that the others still build, SwiftPM warns about
+// no empty target, and the runner can say how to restore it
 // (`swift run workshop reset NN`).
 let chapters = courseChapters.filter { chapter in
   let root = (useSolutions ? "Solutions/" : "Chapters/") + chapter.folder
-  return !skipped.contains(chapter.number)
-    && FileManager.default.fileExists(atPath: Context.packageDirectory + "/" + root)
+  let names =
+    (try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/" + root)) ?? []
+  return !skipped.contains(chapter.number) && names.contains { $0.hasSuffix(".swift") }
 }
 
 /// A new app target in Xcode 26 builds with default main-actor isolation

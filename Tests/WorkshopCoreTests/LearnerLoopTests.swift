@@ -625,6 +625,23 @@ extension LearnerLoopTests {
       #expect(workshop(["check", "01"], in: workspace.root).out.contains("1 of 2 checks pass."))
       #expect(workshop(["reset", "02"], in: workspace.root).status == 0)
       #expect(FileManager.default.fileExists(atPath: workspace.url("Chapters/02-Greeter/Greeter.swift").path))
+
+      // A folder left with no Swift file: the way back, not a fix in a
+      // file that is gone. SwiftPM, reusing its evaluation of the manifest,
+      // warns that the target's files belong under Sources/: the runner says
+      // that this is the same thing.
+      try FileManager.default.removeItem(at: workspace.url("Chapters/01-Adder/Adder.swift"))
+      let emptied = try Subprocess.run(
+        "swift", ["build", "--package-path", workspace.root.path], environment: environment, timeout: 600)
+      #expect(emptied.succeeded, "\(emptied.standardOutput)\n\(emptied.standardError)")
+      let checked = workshop(["check", "01"], in: workspace.root).out
+      #expect(checked.contains("Chapters/01-Adder has no Swift files."), "\(checked)")
+      #expect(
+        checked.contains("Run `swift run workshop reset 01` to get the chapter's files back"), "\(checked)")
+      #expect(!checked.contains("Fix the error above"), "\(checked)")
+      #expect(checked.contains("If SwiftPM warned that source files for target Adder"), "\(checked)")
+      #expect(workshop(["reset", "01"], in: workspace.root).status == 0)
+      #expect(FileManager.default.fileExists(atPath: workspace.url("Chapters/01-Adder/Adder.swift").path))
     }
 
     @Test("The VS Code tasks' problem matchers find failing checks and compiler errors at the learner's line")

@@ -169,14 +169,14 @@ package struct Builder: Sendable {
     var isFolder: ObjCBool = false
     guard files.fileExists(atPath: workspace.url(folder).path, isDirectory: &isFolder), isFolder.boolValue
     else {
-      return ["\(folder) is missing. Restore it (swift run workshop reset \(chapter.paddedNumber))."]
+      return ["\(folder) is missing. Restore it (\(Self.resetCommand(chapter)))."]
     }
     let names = Files.under(workspace.url(folder))
     let swift = names.filter { $0.hasSuffix(".swift") }
     var problems: [String] = []
     if swift.isEmpty {
       problems.append(
-        "\(folder) has no Swift files. Restore them (swift run workshop reset \(chapter.paddedNumber)).")
+        "\(folder) has no Swift files. Restore them (\(Self.resetCommand(chapter))).")
     }
     for name in names {
       let ext = (name as NSString).pathExtension.lowercased()
@@ -214,6 +214,12 @@ package struct Builder: Sendable {
 
   /// How a problem from ``ChapterRules`` ends: what tells it from a compiler error.
   package static let refusal = "A chapter may not do this: remove it."
+
+  /// The command that brings a chapter's shipped files back, which the
+  /// errors for a missing folder or missing files end with.
+  package static func resetCommand(_ chapter: Curriculum.Chapter) -> String {
+    "swift run workshop reset \(chapter.paddedNumber)"
+  }
 
   /// Source files SwiftPM would compile as another language.
   static let otherLanguages: Set<String> = ["c", "cc", "cpp", "cxx", "c++", "m", "mm", "s", "asm"]

@@ -176,8 +176,20 @@ struct Report: Sendable {
             : "It does not compile:"))
       for error in report.compileErrors { lines += indent(error, by: 2) }
       lines.append("")
+      // Files that are gone are restored, not fixed.
+      let gone = report.compileErrors.allSatisfy { $0.contains(Builder.resetCommand(chapter)) }
+      if gone {
+        // SwiftPM reuses its evaluation of Package.swift, made while the
+        // files were there, and warns about the target it finds empty.
+        lines.append(
+          style.dim(
+            "If SwiftPM warned that source files for target \(chapter.codeModule) should be under Sources/, that is the same missing code: the warning goes once it is back."
+          ))
+      }
       lines.append(
-        "\(refused ? "Remove what is named above from" : "Fix the error above in") \(style.cyan(workspace.exerciseFiles(chapter, in: variant))), then \(again)."
+        gone
+          ? "Run \(style.cyan("`\(Builder.resetCommand(chapter))`")) to get the chapter's files back (what is there now is backed up first), then \(again)."
+          : "\(refused ? "Remove what is named above from" : "Fix the error above in") \(style.cyan(workspace.exerciseFiles(chapter, in: variant))), then \(again)."
       )
       return lines.joined(separator: "\n")
     }

@@ -18,7 +18,16 @@ let root = Context.environment["WORKSHOP_SOLUTIONS"] == "1" ? "Solutions" : "Cha
 let present =
   (try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/" + root)) ?? []
 var targets: [Target] = []
-for folder in chapters where !skipped.contains(Int(folder.prefix(2))!) && present.contains(folder) {
+// A folder that holds no Swift file any more is left out too.
+func hasSwift(_ folder: String) -> Bool {
+  let names =
+    (try? FileManager.default.contentsOfDirectory(
+      atPath: Context.packageDirectory + "/" + root + "/" + folder))
+    ?? []
+  return names.contains { $0.hasSuffix(".swift") }
+}
+for folder in chapters
+where !skipped.contains(Int(folder.prefix(2))!) && present.contains(folder) && hasSwift(folder) {
   let name = String(folder.dropFirst(3))
   targets.append(
     .target(
