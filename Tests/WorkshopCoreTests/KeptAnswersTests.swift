@@ -122,7 +122,9 @@ struct KeptAnswersTests {
       tools[name] = tool.path
     }
     let list = folder.appendingPathComponent("Tests.autolink").path
-    let command = ["/usr/bin/true", "-emit-executable", "-o", folder.appendingPathComponent("Tests.xctest").path]
+    let command = [
+      "/usr/bin/true", "-emit-executable", "-o", folder.appendingPathComponent("Tests.xctest").path,
+    ]
     rebuild.driverJobs.keep(
       [[tools["swift-autolink-extract"]!, "A.o", "-o", list], [tools["ld.lld"]!, "A.o", "-lswiftCore"]],
       for: command)

@@ -27,7 +27,6 @@ struct PointerTests {
         Expected the code to keep running; the process crashed (SIGILL). The Swift runtime said:
           Continuations/ProfileBridge.swift:42: Fatal error: Unexpectedly found nil
         The app must survive an SDK that calls back twice. A crash here usually comes from resuming a continuation twice.
-        (at ContinuationsTests.swift:162)
         """)
     #expect(merged.runtimeSaid == said)
     #expect(EventStream.mergeCrash("Some other failure", explanation: explanation) == nil)
@@ -80,6 +79,22 @@ struct PointerTests {
         $0.contains("func profile(")
       })
     #expect(declaration == "Chapters/06-Continuations/ProfileBridge.swift:\(line + 1)")
+    // Where the backtrace says the crashed thread stopped (the second
+    // resume) comes before the function the message names.
+    let resumedTwice = pointer.locate(
+      check(
+        runtimeSaid:
+          "_Concurrency/CheckedContinuation.swift:169: Fatal error: SWIFT TASK CONTINUATION MISUSE: profile(id:) tried\n"
+          + "Stopped at 06-Continuations/ProfileBridge.swift:\(line + 3), in closure #1 in profile(id:)"),
+      in: chapter)
+    #expect(resumedTwice?.location == "Chapters/06-Continuations/ProfileBridge.swift:\(line + 3)")
+    #expect(resumedTwice?.what == "where it stopped")
+    // Another chapter's folder, or a file the chapter does not have, is not the learner's here.
+    for elsewhere in ["07-CancellableBridges/ProfileBridge.swift:3", "06-Continuations/Gone.swift:3"] {
+      let found = pointer.locate(
+        check(runtimeSaid: "Fatal error: x\nStopped at \(elsewhere), in f()"), in: chapter)
+      #expect(found?.location != "Chapters/" + elsewhere.replacingOccurrences(of: ":3", with: "") + ":3")
+    }
     // A place the grader found (a data race's access) comes first.
     let raced = CheckResult(
       id: "ContinuationsTests.ContinuationsTests/both()/x.swift:1:1", name: "c", status: .failed,

@@ -50,6 +50,7 @@ package struct CheckIssue: Sendable, Equatable, Codable, CustomStringConvertible
   /// message, or the grader's own.
   package var text: String
   /// Where in the checks the issue was recorded: `DebouncedSearchTests.swift:42`.
+  /// Kept to tell issues apart, never shown.
   package var location: String?
   /// The kit's verdict, decoded from the check's attachment: the values
   /// `text` was written from, and the recorded events.
@@ -82,10 +83,10 @@ package struct CheckIssue: Sendable, Equatable, Codable, CustomStringConvertible
     self.init(text)
   }
 
-  /// The words, then where in the checks: `(at DebouncedSearchTests.swift:42)`.
-  package var description: String {
-    location.map { text + "\n(at " + $0 + ")" } ?? text
-  }
+  /// The words, as every report shows them. Never where in the checks the
+  /// issue was recorded (``location``): a failure points at the learner's
+  /// code, not at a file under `Tests/`.
+  package var description: String { text }
 
   /// The same issue, its words changed by `change`.
   package func rewording(_ change: (String) -> String) -> CheckIssue {

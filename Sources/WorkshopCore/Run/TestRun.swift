@@ -91,6 +91,15 @@ package struct TestRun: Sendable {
       // Swift's backtracer and ThreadSanitizer fight over a crashing
       // process: it can hang or die another way. The crash itself is enough.
       environment["SWIFT_BACKTRACE"] = "enable=no"
+    } else {
+      #if os(Linux)
+        // Swift's backtracer names the line the crashed thread stopped at
+        // (the second `resume` of a continuation), which the learner's
+        // pointer shows (`RuntimeMessage.stop(in:)`). Swift Testing turns
+        // it off in an exit test's process unless it is set; only the
+        // crashed thread, no registers or images.
+        environment["SWIFT_BACKTRACE"] = Self.backtraceSettings
+      #endif
     }
     let command = build.launcher.command(
       product: build.product, arguments: arguments, environment: environment, sanitizer: build.sanitizer)
@@ -273,6 +282,11 @@ package struct TestRun: Sendable {
   /// regular file (never through a link) of at most 16 MiB, and decoded
   /// leniently; nil for anything else, which voids the run: a log no
   /// ThreadSanitizer writes could hide the race it reported.
+  /// `SWIFT_BACKTRACE` for a plain run on Linux: a backtrace of the
+  /// crashed thread only, in plain text, given at most 5 s.
+  static let backtraceSettings =
+    "enable=yes,interactive=no,color=no,threads=crashed,registers=none,images=none,timeout=5s"
+
   static func raceLog(_ file: URL) -> String? {
     guard let bytes = Files.readRegularFile(file, atMost: 16 << 20) else { return nil }
     return String(decoding: bytes, as: UTF8.self)

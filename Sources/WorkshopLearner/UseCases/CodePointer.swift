@@ -9,7 +9,8 @@ import WorkshopCore
 /// 1. a place in the learner's code the grader found (a data race's
 ///    access), or a file and line the runtime printed as it crashed
 ///    (`Fatal error` in a force unwrap or a `precondition` names
-///    `Module/File.swift:line`);
+///    `Module/File.swift:line`), or the line its backtrace shows the
+///    crashed thread stopped at (the second `resume` of a continuation);
 /// 2. a function the runtime named (`SWIFT TASK CONTINUATION MISUSE:
 ///    profile(id:) ...`), or the operation the kit's hang guard gave up on
 ///    (its verdict's `unfinished`), found by its declaration in the
@@ -49,6 +50,14 @@ struct CodePointer {
     // 1. The runtime's own file and line, in the chapter's module.
     for match in said.matches(of: /([A-Za-z_][\w]*)\/([\w+-]+\.swift):(\d+)/)
     where String(match.output.1) == chapter.codeModule
+      && FileManager.default.fileExists(atPath: workspace.url(folder + "/" + match.output.2).path)
+    {
+      return ("\(folder)/\(match.output.2):\(match.output.3)", "where it stopped")
+    }
+    // 1. Where the crashed thread stopped, from the runtime's backtrace:
+    //    `Stopped at 06-Continuations/ProfileBridge.swift:48, in ...`.
+    for match in said.matches(of: /Stopped at ([\w-]+)\/([\w+-]+\.swift):(\d+)/)
+    where String(match.output.1) == chapter.folder
       && FileManager.default.fileExists(atPath: workspace.url(folder + "/" + match.output.2).path)
     {
       return ("\(folder)/\(match.output.2):\(match.output.3)", "where it stopped")

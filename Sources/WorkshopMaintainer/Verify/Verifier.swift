@@ -160,6 +160,7 @@ struct Verifier {
           details.append("fails, but is not declared: \(name)")
         }
         if declared.isEmpty { details.append("curriculum.json declares no failing check for this starter") }
+        details += Self.namesOfTheChecks(in: report)
         tally.item(
           details.isEmpty,
           "\(report.chapter.paddedNumber) \(report.chapter.title): fails \(failing.count) of \(report.checks.count) checks, as declared",
@@ -222,6 +223,30 @@ struct Verifier {
   /// code, and is not in a learner's loop; the extra time is spent only on
   /// a busy machine.
   static let patience = 2 * Grader.defaultPatience
+
+  /// What a report's failures, as learners read them (the words, what the
+  /// runtime said, a race's places), say of the hidden checks: a path under
+  /// `Tests/` or a file of a test target (`ContinuationsTests.swift`). A
+  /// failure points at the learner's own code, never there.
+  static func namesOfTheChecks(in report: ChapterReport) -> [String] {
+    var found: [String] = []
+    for check in report.checks where check.status != .passed {
+      for issue in check.issues {
+        let shown = ([issue.description] + issue.runtimeSaid + [issue.codeLocation ?? ""]).joined(
+          separator: "\n")
+        // In a chapter where learners write checks, `…Tests.swift` are their own files.
+        let pattern =
+          report.chapter.writesChecks
+          ? #/(?:^|[\s(])(Tests/\S*)/#
+          : #/(?:^|[\s(/])(Tests/\S*|[\w+-]+Tests\.swift(?::\d+)?)/#
+        if let match = shown.firstMatch(of: pattern) {
+          found.append("a failure names a file of the checks (\(match.output.1)): \(check.name)")
+          break
+        }
+      }
+    }
+    return found
+  }
 
   /// Builds a variant once and grades it `repeatCount` times; empty if the build failed.
   private func gradeRepeatedly(_ variant: Variant, _ tally: Tally) -> [[ChapterReport]] {
