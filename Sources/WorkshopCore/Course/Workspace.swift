@@ -87,9 +87,10 @@ package struct Workspace: Sendable {
 
   /// The folder SwiftPM builds a variant in.
   ///
-  /// The grader builds without debug info (`-gnone`), which halves the time from
-  /// an edit to a result; it keeps its own folders so that it never fights
-  /// `swift test` or an IDE over the default `.build`.
+  /// The grader builds with line tables only (`-gline-tables-only`), not
+  /// full debug info, which halves the time from an edit to a result; it
+  /// keeps its own folders so that it never fights `swift test` or an IDE
+  /// over the default `.build`.
   func scratchPath(for variant: Variant) -> URL {
     switch variant {
     case .chapters: root.appendingPathComponent(".build/workshop")
