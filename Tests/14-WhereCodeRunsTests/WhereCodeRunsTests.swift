@@ -195,6 +195,6 @@ struct WhereCodeRunsTests {
     try await scenario.finish(task)
     scenario.events.expect(
       priorities, equals: Array(repeating: TaskPriority.low, count: 4),
-      "Each row decodes at the screen's task priority (.low); a task of its own has a priority of its own")
+      "Each row decodes at the screen's task priority (.low); Task {} would inherit it, a detached task does not")
   }
 }
