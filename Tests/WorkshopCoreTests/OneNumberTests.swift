@@ -67,7 +67,7 @@ struct OneNumberTests {
 
     // 1. The progress table.
     let table = workshop([], in: workspace.root).out
-    let rows = table.split(separator: "\n").map(String.init)
+    let rows = table.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
     let adderRow = try #require(rows.first { $0.hasPrefix("01  Adder") }, "\(table)")
     let greeterRow = try #require(rows.first { $0.hasPrefix("02  Greeter") }, "\(table)")
     #expect(adderRow.contains("2/2") && greeterRow.contains("1/2"), "\(table)")
@@ -108,7 +108,8 @@ struct OneNumberTests {
     }
     #expect(passing("01 ") == expected.adder && passing("02 ") == expected.greeter, "\(results.tests)")
     let csv = try String(contentsOf: reports.appendingPathComponent("class.csv"), encoding: .utf8)
-    let row = try #require(csv.split(separator: "\n").first { $0.hasPrefix(name + ",") }, "\(csv)")
+    let row = try #require(
+      csv.split(whereSeparator: \.isNewline).first { $0.hasPrefix(name + ",") }, "\(csv)")
     #expect(
       row.hasPrefix(
         "\(name),\(expected.all.passed),\(expected.all.total),\(expected.adder),\(expected.greeter),"),
