@@ -27,6 +27,20 @@ struct SubprocessTests {
     #expect(!outcome.succeeded && !outcome.timedOut)
   }
 
+  @Test(
+    "A child leads a process group of its own, and on Linux a session of its own (scheduled apart from the shell's)"
+  )
+  func ownGroupAndSession() throws {
+    let outcome = try Subprocess.run(
+      "/bin/sh", ["-c", #"echo $$ $(ps -o pgid= -p $$) $(ps -o sid= -p $$)"#])
+    let fields = outcome.standardOutput.split(whereSeparator: \.isWhitespace).map(String.init)
+    try #require(fields.count == 3, "\(outcome.standardOutput)\(outcome.standardError)")
+    #expect(fields[1] == fields[0], "the child's process group is its own")
+    #if os(Linux)
+      #expect(fields[2] == fields[0], "the child's session is its own")
+    #endif
+  }
+
   @Test("A process killed by a signal says which")
   func signal() throws {
     let outcome = try Subprocess.run("/bin/sh", ["-c", "kill -SEGV $$"])
