@@ -50,6 +50,14 @@ package struct Starters: Sendable {
         \.number))
   }
 
+  /// The chapters whose versions a grading of `count` chapters leaves for
+  /// later: none when one chapter is asked for or saved alone (`check 13`,
+  /// `watch 13`, a save), else the untouched ones (the table, `watch`'s
+  /// other chapters), so that every view counts the same state the same.
+  package func versionsLeftForLater(gradingChapters count: Int) -> Set<Int> {
+    count == 1 ? [] : untouchedLearnerChecks()
+  }
+
   /// The newest modification date of a chapter's Swift files.
   func lastEdit(_ chapter: Curriculum.Chapter) -> Date? {
     let folder = workspace.url(workspace.codeFolder(chapter, .chapters))

@@ -56,12 +56,9 @@ extension Workshop {
     var grader = Grader(
       workspace: workspace, variant: options.variant,
       timeLimit: options.timeLimit, progress: console.status)
-    if chapters?.count != 1, !options.solutions {
-      // The table, and `watch`'s grading of the chapters other than its
-      // own, leave an untouched chapter's versions for later: they are
-      // graded after its first edit, or when that chapter alone is asked
-      // for (`check 13`, `watch 13`).
-      grader.versionsPending = Starters(workspace: workspace).untouchedLearnerChecks()
+    if !options.solutions {
+      grader.versionsPending = Starters(workspace: workspace).versionsLeftForLater(
+        gradingChapters: chapters?.count ?? workspace.curriculum.chapters.count)
     }
     let record = GradingRecord(grader)
     var kept: [ChapterReport] = []

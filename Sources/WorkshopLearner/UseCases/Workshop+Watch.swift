@@ -134,12 +134,10 @@ struct WatchLoop {
   mutating func grade(_ chapters: [Curriculum.Chapter], quick: Bool = true, reusingBuild: Bool = false) {
     let start = ContinuousClock.now
     defer { lastDuration = ContinuousClock.now - start }
-    // A grading of several chapters (the first screen's others, or all of
-    // them) leaves an untouched chapter 13's versions for later, as the
-    // table does; a chapter asked for or saved alone is graded in full.
+    // As the table does (see `versionsLeftForLater`).
     grader.versionsPending =
-      chapters.count == 1 || variant == .solutions
-      ? [] : Starters(workspace: workspace).untouchedLearnerChecks()
+      variant == .solutions
+      ? [] : Starters(workspace: workspace).versionsLeftForLater(gradingChapters: chapters.count)
     // What the results are kept for, read before grading.
     let record = GradingRecord(grader)
     error = nil
