@@ -144,3 +144,56 @@ struct VerifyOrderTests {
     #expect(Verifier.agreement(of: [passed, broken]) == .disagree(run: 1))
   }
 }
+
+@Suite("verify counts a check that could not decide apart")
+struct VerifyUndecidedTests {
+  private func report(raceChecked: Bool = false, _ statuses: [CheckResult.Status]) -> ChapterReport {
+    ChapterReport(
+      chapter: Curriculum.Chapter(
+        number: 6, name: "Six", title: "Six", summary: "", files: ["Code.swift"], hints: [],
+        starterFails: ["c1"], raceChecked: raceChecked, starterRaces: []),
+      checks: statuses.enumerated().map { CheckResult(id: "c\($0)", name: "c\($0)", status: $1) })
+  }
+
+  @Test("A fix whose only unpassed checks could not decide is undecided, not caught and not rejected")
+  func undecidedFix() {
+    #expect(Verifier.isUndecided(report([.passed, .undecided])))
+    #expect(Verifier.verdict(report([.passed, .undecided])) == Verifier.couldNotDecide)
+    // One failed check decides: the fix is caught.
+    #expect(!Verifier.isUndecided(report([.failed, .undecided])))
+    #expect(Verifier.verdict(report([.failed, .undecided])) == Verifier.failsACheck)
+    #expect(!Verifier.isUndecided(report([.passed, .passed])))
+    var broken = report([.undecided])
+    broken.compileErrors = ["Code.swift:1: error: expected expression"]
+    #expect(!Verifier.isUndecided(broken))
+  }
+
+  @Test("A run that could not decide agrees with every other run; the verdict is a decided run's")
+  func undecidedRunsAgree() {
+    let undecided = report([.passed, .undecided])
+    let passed = report([.passed, .passed])
+    let failed = report([.failed, .passed])
+    #expect(Verifier.agreement(of: [undecided, passed, passed]) == .agree(varies: false))
+    #expect(Verifier.representative(of: [undecided, passed, passed]) == 1)
+    #expect(Verifier.agreement(of: [undecided, undecided]) == .agree(varies: false))
+    #expect(Verifier.representative(of: [undecided, undecided]) == 0)
+    // Two decided runs that disagree still disagree.
+    #expect(Verifier.agreement(of: [undecided, passed, failed]) == .disagree(run: 2))
+  }
+
+  @Test("Runs that differ only where a check could not decide are the same results")
+  func sameUpToUndecided() {
+    #expect(Verifier.sameUpToUndecided(report([.failed, .undecided]), report([.failed, .passed])))
+    #expect(!Verifier.sameUpToUndecided(report([.failed, .passed]), report([.passed, .passed])))
+  }
+
+  @Test("verify's closing line counts undecided items apart and is not red for them")
+  func closingLine() {
+    let tally = Verifier.Tally(style: Style(colored: false), write: { _ in })
+    tally.item(true, "a")
+    #expect(tally.closingLine == "1 passed, 0 failed")
+    tally.undecided("b")
+    #expect(tally.passed == 1 && tally.failed == 0 && tally.undecided == 1)
+    #expect(tally.closingLine.hasPrefix("1 passed, 0 failed, 1 undecided ("))
+  }
+}

@@ -14,6 +14,7 @@ extension Verifier {
       let entries = results[chapter.number] ?? []
       var caught = 0
       var accepted = 0
+      var undecided = 0
       var details: [String] = []
       for (mutation, outcome) in entries {
         let label = "\(mutation.name) (\(mutation.note))"
@@ -21,6 +22,13 @@ extension Verifier {
         case (_, .unusable(let reason)):
           details.append("✗ \(label): \(Self.headline(of: reason))")
           tally.item(false, "\(chapter.paddedNumber) \(mutation.name)", [], quiet: true)
+        case (.wrong, .graded(let report)) where Self.isUndecided(report),
+          (.right, .graded(let report)) where Self.isUndecided(report):
+          let names = report.failing.map(\.name).joined(separator: ", ")
+          details.append(
+            "? \(label): could not decide, the machine was too busy for the threads to meet: \(names)")
+          tally.undecided("\(chapter.paddedNumber) \(mutation.name)")
+          undecided += 1
         case (.wrong, .graded(let report)):
           if !report.compileErrors.isEmpty {
             details.append("✗ \(label): does not compile: \(firstLine(of: report.compileErrors[0]))")
@@ -53,11 +61,13 @@ extension Verifier {
       }
       let wrong = entries.filter { $0.0.kind == .wrong }.count
       let right = entries.count - wrong
-      let ok = caught == wrong && accepted == right
+      // Every fix that was neither caught/accepted nor undecided wrote a ✗ line.
+      let ok = !details.contains { $0.hasPrefix("✗") }
       let blind = blindSpots[chapter.number] ?? []
       write(
-        "  " + style.mark(ok)
+        "  " + (ok && undecided > 0 ? style.yellow("?") : style.mark(ok))
           + " \(chapter.paddedNumber) \(chapter.title): \(caught) of \(wrong) wrong fixes caught, \(accepted) of \(right) right fixes pass"
+          + (undecided == 0 ? "" : style.yellow(", \(undecided) undecided"))
           + (blind.isEmpty
             ? "" : style.dim(" (\(blind.count) known blind spot\(blind.count == 1 ? "" : "s"), not graded)"))
       )

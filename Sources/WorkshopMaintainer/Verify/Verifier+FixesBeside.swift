@@ -8,6 +8,7 @@ extension Verifier {
     var lines: [String]
     var passed: Int
     var failed: Int
+    var undecided: Int
   }
 
   /// Starts grading the course's wrong and right fixes in copies of their
@@ -33,7 +34,8 @@ extension Verifier {
       let tally = Tally(style: style, write: write)
       verifier.checkMutations(
         tally, chapters: workspace.curriculum.chapters, whenACopyIsDone: whenACopyIsDone)
-      return FixesOutcome(lines: lines.withLock { $0 }, passed: tally.passed, failed: tally.failed)
+      return FixesOutcome(
+        lines: lines.withLock { $0 }, passed: tally.passed, failed: tally.failed, undecided: tally.undecided)
     }
   }
 
@@ -44,6 +46,7 @@ extension Verifier {
     for line in outcome.lines { write(line) }
     tally.passed += outcome.passed
     tally.failed += outcome.failed
+    tally.undecided += outcome.undecided
   }
 }
 

@@ -164,8 +164,12 @@ extension Verifier {
         let runs = try repeatedRuns(
           grader, graded, build: build, label: "\(label.lowercased()), round \(round + 1) of \(rounds)",
           repeatCount: repeatCount, progress: progress)
-        for (index, report) in runs[0].enumerated() {
-          let mutation = lists[report.chapter.number]![round]
+        for (index, first) in runs[0].enumerated() {
+          let mutation = lists[first.chapter.number]![round]
+          // A run that could not decide agrees with any other: the fix's
+          // verdict is a decided run's, or undecided when none decided.
+          let stands = Self.representative(of: runs.map { $0[index] })
+          let report = runs[stands][index]
           switch Self.agreement(of: runs.map { $0[index] }) {
           case .agree(let varies):
             results[report.chapter.number, default: []].append((mutation, .graded(report)))
@@ -179,7 +183,7 @@ extension Verifier {
               (
                 mutation,
                 .unusable(
-                  "not the same verdict in \(runs.count) runs: run 1 \(Self.verdict(report)) (\(report.signature)); run \(run + 1) \(Self.verdict(runs[run][index])) (\(runs[run][index].signature))"
+                  "not the same verdict in \(runs.count) runs: run \(stands + 1) \(Self.verdict(report)) (\(report.signature)); run \(run + 1) \(Self.verdict(runs[run][index])) (\(runs[run][index].signature))"
                 )
               ))
           }
@@ -197,6 +201,8 @@ extension Verifier {
     for (chapter, failures) in plainFailures {
       for (index, failure) in failures {
         guard case .graded(let report) = results[chapter]![index].1 else { continue }
+        // A race pass that could not decide leaves the fix undecided.
+        if Self.isUndecided(report) { continue }
         guard Self.verdict(report) != Self.failsACheck else {
           varying[chapter, default: []].append(results[chapter]![index].0.name)
           continue
@@ -216,7 +222,26 @@ extension Verifier {
   /// passes every check (TSan included), fails one, or does not compile.
   static func verdict(_ report: ChapterReport) -> String {
     if !report.compileErrors.isEmpty { return "does not compile" }
+    if isUndecided(report) { return couldNotDecide }
     return report.state == .done ? "passes every check" : failsACheck
+  }
+
+  /// The verdict of a run whose only checks that did not pass could not
+  /// decide: it agrees with any other run's.
+  static let couldNotDecide = "could not decide"
+
+  /// Whether every check of `report` that did not pass could not decide
+  /// (the machine was too busy for its threads to meet, even run again
+  /// alone): it neither passes nor fails the fix.
+  static func isUndecided(_ report: ChapterReport) -> Bool {
+    report.compileErrors.isEmpty && report.crash == nil && report.timeLimit == nil
+      && !report.failing.isEmpty && report.failing.allSatisfy { $0.status == .undecided }
+  }
+
+  /// The index of the run of `runs` whose verdict stands for them all: the
+  /// first that decided, or the first when none did.
+  static func representative(of runs: [ChapterReport]) -> Int {
+    runs.firstIndex { !isUndecided($0) } ?? 0
   }
 
   /// How the plain runs of one fix agree.
@@ -240,19 +265,23 @@ extension Verifier {
   /// ThreadSanitizer pass gives it. A fix that races can crash in some plain
   /// runs and pass in the others; it is caught the same way in all of them
   /// when the race pass then fails it.
+  ///
+  /// A run that could not decide is left out: it agrees with every other.
   static func agreement(of runs: [ChapterReport]) -> Agreement {
-    guard let first = runs.first else { return .agree(varies: false) }
-    let pending = runs.indices.filter { awaitsRacePass(runs[$0]) }
-    let decided = runs.indices.filter { !pending.contains($0) }
+    let considered = runs.indices.filter { !isUndecided(runs[$0]) }
+    guard let firstIndex = considered.first else { return .agree(varies: false) }
+    let first = runs[firstIndex]
+    let pending = considered.filter { awaitsRacePass(runs[$0]) }
+    let decided = considered.filter { !pending.contains($0) }
     if let passing = pending.first, let failing = decided.first,
       decided.allSatisfy({ verdict(runs[$0]) == failsACheck })
     {
       return .awaitRacePass(passing: passing, failing: failing)
     }
-    if let run = runs.indices.first(where: { verdict(runs[$0]) != verdict(first) }) {
+    if let run = considered.first(where: { verdict(runs[$0]) != verdict(first) }) {
       return .disagree(run: run)
     }
-    return .agree(varies: runs.contains { $0.signature != first.signature })
+    return .agree(varies: considered.contains { runs[$0].signature != first.signature })
   }
 
   /// The verdict of a fix that is caught.

@@ -56,11 +56,15 @@ extension Verifier {
         let build = try grader.raceBuild(only: chapters.filter(\.raceChecked))
         let runs = (0..<max(repeatCount, 1)).map { _ in grader.raceCheck(plain, build: build) }
         for (position, entry) in batch.enumerated() {
-          let report = runs[0][position]
+          // A run that could not decide agrees with any other.
+          let stands = Self.representative(of: runs.map { $0[position] })
+          let report = runs[stands][position]
           let mutation = results[entry.chapter]![entry.index].0
-          if let run = runs.indices.first(where: { verdict(runs[$0][position]) != verdict(report) }) {
+          if let run = runs.indices.first(where: {
+            !Self.isUndecided(runs[$0][position]) && verdict(runs[$0][position]) != verdict(report)
+          }) {
             results[entry.chapter]![entry.index].1 = .unusable(
-              "not the same verdict in \(runs.count) runs under ThreadSanitizer: run 1 \(verdict(report)) (\(report.signature)); run \(run + 1) \(verdict(runs[run][position])) (\(runs[run][position].signature))"
+              "not the same verdict in \(runs.count) runs under ThreadSanitizer: run \(stands + 1) \(verdict(report)) (\(report.signature)); run \(run + 1) \(verdict(runs[run][position])) (\(runs[run][position].signature))"
             )
           } else {
             results[entry.chapter]![entry.index] = (mutation, .graded(report))

@@ -50,6 +50,9 @@ struct Verifier {
   final class Tally {
     var passed = 0
     var failed = 0
+    /// Items whose checks could not decide, even run again alone with more
+    /// time: counted neither passed nor failed.
+    var undecided = 0
     let style: Style
     let write: (String) -> Void
 
@@ -70,6 +73,31 @@ struct Verifier {
       write("  " + style.mark(ok) + " " + text)
       for line in details { write("      " + line) }
     }
+
+    /// Counts an item whose checks could not decide (see
+    /// ``Verifier/isUndecided(_:)``): neither passed nor failed, and printed
+    /// with why.
+    func undecided(_ text: String, _ details: [String] = []) {
+      undecided += 1
+      write("  " + style.yellow("?") + " " + text + style.yellow("  (undecided)"))
+      for line in details { write("      " + line) }
+    }
+
+    /// `N passed, M failed`, and how many could not decide when some could not.
+    var closingLine: String {
+      "\(passed) passed, \(failed) failed"
+        + (undecided == 0
+          ? ""
+          : ", \(undecided) undecided (the machine was too busy for some checks' threads to meet; run verify again)")
+    }
+
+    /// The closing line in its colour: green when nothing failed and
+    /// everything decided, yellow when nothing failed but something could
+    /// not decide, red when something failed.
+    var styledClosingLine: String {
+      failed > 0
+        ? style.red(closingLine) : undecided > 0 ? style.yellow(closingLine) : style.green(closingLine)
+    }
   }
 
   /// Runs every verification and returns the counts.
@@ -79,8 +107,7 @@ struct Verifier {
       write(style.bold("Wrong fixes fail, right fixes pass"))
       checkMutations(tally, chapters: chapters)
       write("")
-      let line = "\(tally.passed) passed, \(tally.failed) failed"
-      write(tally.failed == 0 ? style.green(line) : style.red(line))
+      write(tally.styledClosingLine)
       return (tally.passed, tally.failed)
     }
 
@@ -111,6 +138,13 @@ struct Verifier {
     if let reports = solutionRuns.first {
       for report in reports {
         let failing = report.failing
+        if Self.isUndecided(report) {
+          tally.undecided(
+            "\(report.chapter.paddedNumber) \(report.chapter.title): \(report.passed)/\(report.total) checks pass",
+            failing.map { "? \($0.name): could not decide, the machine was too busy for the threads to meet" }
+          )
+          continue
+        }
         tally.item(
           failing.isEmpty && !report.checks.isEmpty && report.compileErrors.isEmpty
             && report.crash == nil && report.timeLimit == nil,
@@ -148,12 +182,14 @@ struct Verifier {
       for report in reports {
         let declared = Set(report.chapter.starterFails + report.chapter.starterRaces)
         let names = Set(report.checks.map(\.name))
-        let failing = Set(report.failing.map(\.name))
+        // A check that could not decide neither fails nor passes as declared.
+        let undecided = Set(report.checks.filter { $0.status == .undecided }.map(\.name))
+        let failing = Set(report.failing.map(\.name)).subtracting(undecided)
         var details = problems(of: report)
         for name in declared.subtracting(names).sorted() {
           details.append("declared, but no such check: \(name)")
         }
-        for name in declared.intersection(names).subtracting(failing).sorted() {
+        for name in declared.intersection(names).subtracting(failing).subtracting(undecided).sorted() {
           details.append("expected to fail, but passes: \(name)")
         }
         for name in failing.subtracting(declared).sorted() {
@@ -161,6 +197,14 @@ struct Verifier {
         }
         if declared.isEmpty { details.append("curriculum.json declares no failing check for this starter") }
         details += Self.namesOfTheChecks(in: report)
+        if details.isEmpty && !undecided.isEmpty {
+          tally.undecided(
+            "\(report.chapter.paddedNumber) \(report.chapter.title): fails \(failing.count) of \(report.checks.count) checks, as declared",
+            undecided.sorted().map {
+              "? \($0): could not decide, the machine was too busy for the threads to meet"
+            })
+          continue
+        }
         tally.item(
           details.isEmpty,
           "\(report.chapter.paddedNumber) \(report.chapter.title): fails \(failing.count) of \(report.checks.count) checks, as declared",
@@ -194,7 +238,7 @@ struct Verifier {
       for (variant, runs) in [(Variant.solutions, solutionRuns), (.chapters, starterRuns)] where !runs.isEmpty
       {
         for (index, report) in runs[0].enumerated() {
-          let differing = runs.indices.filter { runs[$0][index].signature != report.signature }
+          let differing = runs.indices.filter { !Self.sameUpToUndecided(runs[$0][index], report) }
           tally.item(
             differing.isEmpty,
             "\(variant.rawValue) \(report.chapter.paddedNumber) \(report.chapter.title): identical in \(runs.count) runs",
@@ -210,8 +254,7 @@ struct Verifier {
     reportToolingTests(tally, tooling.wait())
 
     write("")
-    let line = "\(tally.passed) passed, \(tally.failed) failed"
-    write(tally.failed == 0 ? style.green(line) : style.red(line))
+    write(tally.styledClosingLine)
     return (tally.passed, tally.failed)
   }
 
@@ -306,6 +349,20 @@ struct Verifier {
   }
 
   // MARK: - Helpers
+
+  /// Whether two runs of one chapter's checks gave the same results, a
+  /// check that could not decide in either agreeing with whatever the
+  /// other gave.
+  static func sameUpToUndecided(_ one: ChapterReport, _ other: ChapterReport) -> Bool {
+    guard one.signature != other.signature else { return true }
+    return one.checks.map(\.name) == other.checks.map(\.name) && one.raceCheck == other.raceCheck
+      && one.compileErrors.isEmpty == other.compileErrors.isEmpty
+      && (one.crash == nil) == (other.crash == nil)
+      && (one.timeLimit == nil) == (other.timeLimit == nil)
+      && zip(one.checks, other.checks).allSatisfy {
+        $0.status == $1.status || $0.status == .undecided || $1.status == .undecided
+      }
+  }
 
   func problems(of report: ChapterReport) -> [String] {
     var lines: [String] = []
