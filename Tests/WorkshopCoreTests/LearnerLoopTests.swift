@@ -228,55 +228,9 @@ struct LearnerLoopTests {
   @Test("watch grades a save, and a save that does not compile, without stopping")
   func watchReactsToSaves() async throws {
     let workspace = try learnerCopy()
-    let out = Mutex("")
-    // Each line the watch prints wakes the test; nothing polls.
-    let (printed, printing) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-    let stop = Atomic(false)
-    var command = Workshop(
-      console: Workshop.Console(
-        out: { line in
-          out.withLock { $0 += line + "\n" }
-          printing.yield()
-        }, err: { _ in }),
-      style: Style(colored: false), directory: workspace.root, subcommands: LearnerCommands.table)
-    command.stopWatching = { stop.load(ordering: .acquiring) }
-    let running = command
-    let (ended, end) = AsyncStream<Int32>.makeStream()
-    Thread.detachNewThread {
-      end.yield(running.run(["watch", "01"]))
-      end.finish()
-    }
-    defer { stop.store(true, ordering: .releasing) }
-
-    /// Waits until the watch has printed `count` gradings, and returns the
-    /// last; 300 s of real time only bound a watch that never prints it.
-    func grading(_ count: Int) async throws -> String {
-      let last: @Sendable () -> String? = {
-        let parts = out.withLock { $0 }.components(separatedBy: "Watching Chapters/ for saves")
-        return parts.count > count ? parts[count - 1] : nil
-      }
-      let found = try await withThrowingTaskGroup(of: String?.self) { group in
-        group.addTask {
-          if let text = last() { return text }
-          for await _ in printed {
-            if let text = last() { return text }
-          }
-          return nil
-        }
-        group.addTask {
-          try await Task.sleep(for: .seconds(300))  // Real time, only as the hang bound.
-          return nil
-        }
-        let first = try await group.next() ?? nil
-        group.cancelAll()
-        return first
-      }
-      guard let found else {
-        Issue.record("no grading \(count) within 300 s:\n\(out.withLock { $0 })")
-        return ""
-      }
-      return found
-    }
+    let watch = WatchDriver(["watch", "01"], in: workspace)
+    defer { watch.stop() }
+    func grading(_ count: Int) async throws -> String { try await watch.grading(count) }
 
     // The chapter asked for first, before the others are graded; then all.
     let asked = try await grading(1)
@@ -303,9 +257,7 @@ struct LearnerLoopTests {
     #expect(fourth.contains("Chapter 02 · Greeter  (done)"), "\(fourth)")
     #expect(fourth.contains("does not compile: 01 (Chapters/01-Adder/Adder.swift:1)"), "\(fourth)")
 
-    stop.store(true, ordering: .releasing)
-    var statuses = ended.makeAsyncIterator()
-    #expect(await statuses.next() == 0)
+    #expect(await watch.stopAndWait() == 0)
   }
 }
 
