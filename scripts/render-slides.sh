@@ -6,9 +6,10 @@
 #   scripts/render-slides.sh --check    # then opens every slide in headless
 #                                       # Chromium at 1280x720, fails if any
 #                                       # content leaves its 16:9 frame, a box
-#                                       # is clipped inside it, or code is
-#                                       # shrunk below 16 px to fit, and
-#                                       # saves a screenshot of each that does
+#                                       # is clipped inside it, text is under
+#                                       # 24 px, code under 20 px or any text
+#                                       # under 4.5:1 contrast, and saves a
+#                                       # screenshot of each slide that fails
 #
 # Exits 0 when done (and every slide fits), 1 when a slide does not, and 2,
 # with one line saying what is missing, when a tool is not installed.
@@ -21,9 +22,22 @@
 # docs/instructors.md, "Rendering and checking the slides"). It runs on
 # Node.js. scripts/install-tools.sh installs all three tools; print a deck
 # to PDF from the page (Ctrl-P / ⌘P).
+#
+#   scripts/render-slides.sh [--check] --out <dir> <deck.md>...
+#                                       # the same for other decks (the
+#                                       # slide check's own tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build/slides
+check=""
+if [ "${1:-}" = "--check" ]; then check=1; shift; fi
+if [ "${1:-}" = "--out" ]; then
+  [ $# -ge 3 ] || { echo "usage: render-slides.sh [--check] [--out <dir> <deck.md>...]" >&2; exit 64; }
+  out=$2
+  shift 2
+fi
+decks=("$@")
+[ ${#decks[@]} -gt 0 ] || decks=(Slides/*.md)
 
 engine=$(python3 - << 'PY' 2> /dev/null || true
 import os, site, sys, sysconfig
@@ -41,11 +55,19 @@ if [ -z "$engine" ] || [ -z "$node" ]; then
   exit 2
 fi
 
+# `--has-tools`: exit 0 when Node.js, the engine and Chromium are all here
+# (the slide check's tests run only then), 2 with what is missing.
+if [ "${decks[0]:-}" = "--has-tools" ]; then
+  command -v chromium > /dev/null || command -v chromium-browser > /dev/null || command -v google-chrome > /dev/null ||
+    { echo "render-slides: needs Chromium (Debian: apt-get install chromium)" >&2; exit 2; }
+  exit 0
+fi
+
 rm -rf "$out"
-"$node" scripts/slides/marp.cjs render "$engine" "$out" Slides/*.md
+"$node" scripts/slides/marp.cjs render "$engine" "$out" "${decks[@]}"
 echo "render-slides: open $out/<deck>.html in a browser"
 
-if [ "${1:-}" = "--check" ]; then
+if [ -n "$check" ]; then
   chromium=$(command -v chromium || command -v chromium-browser || command -v google-chrome ||
   { [ -x "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome" ] &&
     echo "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"; } || true)

@@ -85,3 +85,50 @@ struct SlideQuotesTests {
     #expect(SlideQuotes(workspace: workspace).problems() == [])
   }
 }
+
+@Suite("Every deck has the same parts, and lists its chapter's checks")
+struct SlideStructureTests {
+  /// A deck with every part, whose "The checks" lists `checks`.
+  private func deck(number: String, checks: [String], leaving left: String? = nil) -> String {
+    let slides = [
+      "# Chapter \(number): Adder", "## What users see\n\n- Wrong sums",
+      "## The broken code\n\n```swift sketch\n```",
+      "## Timeline: two plus three", "## Takeaways\n\n- Add", "## Your turn\n\n- Fix it",
+      "## The checks\n\n" + checks.map { "- " + $0 }.joined(separator: "\n") + "\n\n<!--\n- Not a check\n-->",
+    ].filter { left == nil || !$0.hasPrefix(left!) }
+    return "---\nmarp: true\n---\n\n" + slides.joined(separator: "\n\n---\n\n") + "\n"
+  }
+
+  @Test("A list item's wrapped lines are one item; speaker notes are not slides' text")
+  func readsSlides() {
+    let slides = SlideStructure.slides(
+      of: "---\nmarp: true\n---\n\n## The checks\n\n- Adds two\n  numbers\n- Adds zero\n\n<!--\n- note\n-->\n"
+    )
+    #expect(slides.count == 1)
+    #expect(slides[0].heading == "## The checks")
+    #expect(slides[0].bullets == ["Adds two numbers", "Adds zero"])
+  }
+
+  @Test(
+    "A deck without a standard part, or whose checks differ from the chapter's, is named with what differs")
+  func problems() throws {
+    let root = try freshCopyOfFixture("slide-structure", of: "ClassWorkshop")
+    let slides = root.appendingPathComponent("Slides")
+    try FileManager.default.createDirectory(at: slides, withIntermediateDirectories: true)
+    let workspace = try Workspace.locate(from: root)
+    let checks = [1: ["Adds two numbers", "Adds zero"], 2: ["Greets by name", "Greets nobody"]]
+    let (adder, greeter) = (workspace.curriculum.chapters[0], workspace.curriculum.chapters[1])
+    try deck(number: "01", checks: checks[1]!).write(
+      to: workspace.url(workspace.slidesFile(adder)), atomically: true, encoding: .utf8)
+    try deck(number: "02", checks: ["Greets by name", "Greets everyone"], leaving: "## Timeline").write(
+      to: workspace.url(workspace.slidesFile(greeter)), atomically: true, encoding: .utf8)
+    let found = SlideStructure(workspace: workspace).problems(checks: checks)
+    let deck2 = workspace.slidesFile(greeter)
+    #expect(
+      found == [
+        "\(deck2): no \"## Timeline: …\" slide",
+        "\(deck2): \"The checks\" lists \"Greets everyone\", which is no check of chapter 02",
+        "\(deck2): \"The checks\" does not list \"Greets nobody\"",
+      ])
+  }
+}

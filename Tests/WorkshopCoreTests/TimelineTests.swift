@@ -149,10 +149,10 @@ struct TimelineTests {
     #expect(excerpt.lanes.allSatisfy(timeline.lanes.contains) && excerpt.lanes.count < timeline.lanes.count)
     let svg = TimelineDrawing(excerpt, title: "t", showsWords: false).svg
     #expect(!svg.contains("class=\"event\""), "no column of words")
-    // Its 12 px text, drawn 1,180 px wide on a 1280x720 slide, reads at 18 px or more.
+    // Its 12 px text, drawn 1,100 px wide on a 1280x720 slide, reads at 20 px or more.
     let width = try #require(
       svg.split(separator: "\"").dropFirst().first { Double($0) != nil }.flatMap { Double($0) })
-    #expect(12 * 1180 / width >= 18, "the picture is \(width) px wide")
+    #expect(12 * 1100 / width >= 20, "the picture is \(width) px wide")
     // With no wrong row, the last rows.
     #expect(Timeline(events: Array(lateAnswer.prefix(5))).excerpt(rows: 3).steps.map(\.number) == [3, 4, 5])
   }
@@ -172,6 +172,30 @@ struct TimelineTests {
     // The column wraps at a space.
     #expect(svg.contains(">search(a_keyword_far_longer_than_the_space_between_two_lanes)</text>"))
     #expect(svg.contains(">called</text>"))
+  }
+
+  @Test(
+    "On a slide, a label too long for its lanes wraps onto more lines, each within them, and is never cut")
+  func slideLabelsWrap() throws {
+    let long = RecordedEvent.call(
+      "search(a keyword far longer than the space between two lanes) called", to: .service("search"),
+      label: "search(a keyword far longer than the space between two lanes, and_one_word_longer_still)")
+    let drawing = TimelineDrawing(Timeline(events: [long]), title: "t", showsWords: false)
+    let svg = drawing.svg
+    let labels = svg.split(separator: "\n").filter { $0.contains("class=\"label\"") }
+    #expect(labels.count > 1, "\(svg)")
+    #expect(!svg.contains("…"), "\(svg)")
+    let words = labels.compactMap { $0.split(separator: ">").dropFirst().first?.split(separator: "<").first }
+    #expect(
+      words.joined(separator: " ").replacingOccurrences(of: " ", with: "")
+        == "search(a keyword far longer than the space between two lanes, and_one_word_longer_still)"
+        .replacingOccurrences(of: " ", with: ""))
+    let columns = Int((drawing.gap - 16) / TimelineDrawing.advance)
+    #expect(words.allSatisfy { TimelineDrawing.columns($0) <= columns }, "\(words)")
+    // The legend wraps too: the picture stays as narrow as its lanes.
+    let width = try #require(
+      svg.split(separator: "\"").dropFirst().first { Double($0) != nil }.flatMap { Double($0) })
+    #expect(width <= TimelineDrawing.slideWidth)
   }
 
   @Test("What learner code puts in an event is escaped in the picture and the page")

@@ -103,10 +103,46 @@ ${notes.join('\n')}
 /// picture whose text is too small to read.
 const measure = `
 <script>
-// The smallest code a room can read on a 1280x720 slide.
-const MIN_CODE_PX = 16;
-// The smallest text in a picture (a recorded timeline) a room can read.
-const MIN_PICTURE_PX = 18;
+// What a room reads from 8 m on a 1280x720 slide: text (prose, tables,
+// code inside prose) of 24 px, code blocks of 20 px, and every text at
+// 4.5:1 against what is behind it (WCAG's AA contrast for body text). A
+// recorded timeline's text is held to 18 px until the pictures wrap their
+// labels (they are drawn 724 px wide for 1,100 px on the slide).
+const MIN_TEXT_PX = 24;
+const MIN_CODE_PX = 20;
+const MIN_PICTURE_PX = 20;
+const MIN_CONTRAST = 4.5;
+// WCAG's relative luminance of a computed colour, and the contrast of two.
+function luminance(color) {
+  const [r, g, b] = color.match(/[0-9.]+/g).slice(0, 3).map((v) => {
+    v = Number(v) / 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+function contrast(one, other) {
+  const [a, b] = [luminance(one), luminance(other)];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
+// The colour behind an element: the first ancestor's that is not see-through.
+function background(element) {
+  for (let e = element; e; e = e.parentElement) {
+    const color = getComputedStyle(e).backgroundColor;
+    const parts = color.match(/[0-9.]+/g) || [];
+    if (parts.length === 3 || (parts.length === 4 && Number(parts[3]) > 0.5)) return color;
+  }
+  return 'rgb(255, 255, 255)';
+}
+// How much Marp's auto-scaling shrinks a code block to fit: its width or its
+// height, whichever is tighter.
+function shrinkOf(pre, scale) {
+  const fitter = pre && pre.shadowRoot && pre.shadowRoot.querySelector('marp-auto-scaling');
+  const svg = fitter && fitter.shadowRoot && fitter.shadowRoot.querySelector('svg');
+  const viewBox = svg && svg.viewBox && svg.viewBox.baseVal;
+  const drawn = svg && svg.getBoundingClientRect();
+  return viewBox && viewBox.width > 0 && viewBox.height > 0
+    ? Math.min(1, drawn.width / scale / viewBox.width, drawn.height / scale / viewBox.height) : 1;
+}
 function overflowing() {
   const found = [];
   document.querySelectorAll('div.marpit > svg').forEach((svg, index) => {
@@ -135,7 +171,7 @@ function overflowing() {
       }
     }
     // A picture's text, as drawn on the slide: an SVG's font size scaled by
-    // how wide it is drawn against its own width. The room needs 18 px.
+    // how wide it is drawn against its own width.
     section.querySelectorAll('img').forEach((img) => {
       const source = img.getAttribute('src') || '';
       if (!source.startsWith('data:image/svg+xml;base64,')) return;
@@ -149,18 +185,29 @@ function overflowing() {
         problems.push('a picture\\'s text is ' + drawn.toFixed(1) + 'px on the slide (at least ' + MIN_PICTURE_PX + 'px): draw it wider, or show fewer lanes or rows');
       }
     });
+    // Every text on the slide: big enough, and dark enough on what is
+    // behind it. Code blocks are measured below, as Marp shrinks them.
+    const walker = document.createTreeWalker(section, NodeFilter.SHOW_TEXT);
+    let small = null;
+    let faint = null;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const element = node.parentElement;
+      if (!node.textContent.trim() || element.getBoundingClientRect().width === 0) continue;
+      const style = getComputedStyle(element);
+      const block = element.closest('marp-pre, pre');
+      const size = parseFloat(style.fontSize) * (block ? shrinkOf(element.closest('marp-pre'), scale) : 1);
+      if (!block && size < MIN_TEXT_PX - 0.05 && (!small || size < small.size)) small = { size, text: node.textContent.trim() };
+      const ratio = contrast(style.color, background(element));
+      if (ratio < MIN_CONTRAST && (!faint || ratio < faint.ratio)) faint = { ratio, text: node.textContent.trim(), color: style.color };
+    }
+    if (small) problems.push('text is ' + small.size.toFixed(1) + 'px (at least ' + MIN_TEXT_PX + 'px): "' + small.text.slice(0, 40) + '"');
+    if (faint) problems.push('text is ' + faint.ratio.toFixed(2) + ':1 against its background (at least ' + MIN_CONTRAST + ':1): "' + faint.text.slice(0, 40) + '" in ' + faint.color);
     // Marp shrinks code wider than its block until it fits: too far, and
     // the room cannot read it.
     section.querySelectorAll('pre, marp-pre').forEach((pre) => {
-      const fitter = pre.shadowRoot && pre.shadowRoot.querySelector('marp-auto-scaling');
-      const svg = fitter && fitter.shadowRoot && fitter.shadowRoot.querySelector('svg');
-      const viewBox = svg && svg.viewBox && svg.viewBox.baseVal;
       // Scaled to fit its width or its height, whichever is tighter: a tall
       // block shrinks as much as a wide one.
-      const drawn = svg && svg.getBoundingClientRect();
-      const shrink = viewBox && viewBox.width > 0 && viewBox.height > 0
-        ? Math.min(1, drawn.width / scale / viewBox.width, drawn.height / scale / viewBox.height) : 1;
-      const size = parseFloat(getComputedStyle(pre).fontSize) * shrink;
+      const size = parseFloat(getComputedStyle(pre).fontSize) * shrinkOf(pre, scale);
       if (size < MIN_CODE_PX) {
         const longest = Math.max(...pre.textContent.split('\\n').map((line) => line.length));
         const lines = pre.textContent.replace(/\\n$/, '').split('\\n').length;

@@ -43,13 +43,67 @@ struct TimelineDrawing: Sendable {
   ]
   static let wrongColor = "#cf222e"
 
-  /// The distance between two lanes: ``laneGap``, or on a slide as much as
-  /// fits the legend's width (never under 120 px), so that five lanes still
-  /// read at 18 px once the picture is drawn 1,180 px wide.
+  /// How wide a slide draws its picture (`![w:1100]`), and the size its
+  /// text must have there to read from the back of a room.
+  static let slideDrawnWidth = 1100.0
+  static let slideTextPixels = 20.0
+  /// The widest a slide's picture may be: its 12 px text, drawn
+  /// ``slideDrawnWidth`` wide, then reads at ``slideTextPixels``.
+  static var slideWidth: Double { (fontSize * slideDrawnWidth / slideTextPixels).rounded(.down) }
+
+  /// The distance between two lanes: ``laneGap`` on a page; on a slide,
+  /// the lanes share ``slideWidth``, so that every slide's picture is as
+  /// wide, and its labels need as few lines as they can.
   var gap: Double {
     guard !showsWords, !timeline.lanes.isEmpty else { return Self.laneGap }
-    let fitting = (Self.legendWidth - 2 * Self.margin - Self.numberWidth) / Double(timeline.lanes.count)
-    return min(Self.laneGap, max(120, fitting.rounded(.down)))
+    return ((Self.slideWidth - 2 * Self.margin - Self.numberWidth) / Double(timeline.lanes.count)).rounded(
+      .down)
+  }
+
+  /// An arrow's or a tick's label, in the lines it is drawn in between
+  /// `span` pixels: on a slide wrapped, never cut (the room has no column of
+  /// words to read the rest in); on a page cut to one line, the full words
+  /// being in the column on the right.
+  func labelLines(_ label: String, span: Double) -> [String] {
+    let columns = Int((span - 16) / Self.advance)
+    guard !showsWords else { return [Self.cut(label, to: columns)] }
+    guard columns > 0, !label.isEmpty else { return [""] }
+    return Self.wrap(label, columns: columns)
+  }
+
+  /// The label lines of each step, as ``labelLines(_:span:)`` draws them.
+  func labels(laneX: [Timeline.Lane: Double]) -> [[String]] {
+    timeline.steps.map { step in
+      let from = laneX[step.from]!
+      switch step.kind {
+      case .tick: return labelLines(step.label, span: gap + 4)
+      case .note: return [""]
+      case .call, .answer, .publish, .cancel:
+        return labelLines(step.label, span: abs((step.to.flatMap { laneX[$0] } ?? from) - from))
+      }
+    }
+  }
+
+  /// How tall the picture is, in its own pixels (the SVG's `height`).
+  var height: Double {
+    svg.firstMatch(of: /height="([0-9.]+)"/).flatMap { Double($0.1) } ?? 0
+  }
+
+  /// The tallest a slide's picture may be, in its own pixels: drawn
+  /// ``slideDrawnWidth`` wide, it leaves room for the slide's heading and a
+  /// line under it.
+  static let slideHeightLimit = 300.0
+
+  /// A slide's picture of `timeline`: the rows leading to the first that
+  /// should not have happened (``Timeline/excerpt(rows:)``), six of them, or
+  /// fewer when their wrapped labels would make the picture taller than
+  /// ``slideHeightLimit``.
+  static func slideExcerpt(of timeline: Timeline) -> Timeline {
+    for rows in stride(from: 6, to: 2, by: -1) {
+      let excerpt = timeline.excerpt(rows: rows)
+      if TimelineDrawing(excerpt, title: "", showsWords: false).height <= slideHeightLimit { return excerpt }
+    }
+    return timeline.excerpt(rows: 3)
   }
 
   /// The SVG document.
@@ -64,22 +118,27 @@ struct TimelineDrawing: Sendable {
     let rows = timeline.steps.map {
       showsWords ? Self.wrap($0.text.trimmingCharacters(in: .whitespaces)) : [""]
     }
+    let labels = labels(laneX: laneX)
+    // A row is as tall as its words, or on a slide as its label's lines.
+    let rowLines = zip(rows, labels).map { showsWords ? $0.count : max(1, $1.count) }
     let longest = rows.flatMap { $0 }.map { Self.columns($0) }.max() ?? 0
-    let width = max(
+    let width =
       showsWords
-        ? (textX + Double(max(longest, 20)) * Self.advance + Self.margin).rounded(.up)
-        : (lanesRight + Self.margin).rounded(.up),
-      Self.legendWidth)
-    let top = Self.margin + Self.titleHeight + Self.headerHeight + 12
+      ? max((textX + Double(max(longest, 20)) * Self.advance + Self.margin).rounded(.up), Self.legendWidth)
+      : (lanesRight + Self.margin).rounded(.up)
+    let legendRows = Self.legendRows(within: width - 2 * Self.margin - Self.numberWidth)
+    // A slide's heading names the picture: no title line in it.
+    let titleHeight = showsWords ? Self.titleHeight : 0
+    let top = Self.margin + titleHeight + Self.headerHeight + 12
     var y = top
     var rowTops: [Double] = []
-    for lines in rows {
+    for lines in rowLines {
       rowTops.append(y)
-      y += Double(lines.count) * Self.lineHeight + Self.rowPadding
+      y += Double(lines) * Self.lineHeight + Self.rowPadding
     }
     let bottom = y
     let legendY = bottom + 22
-    let height = (legendY + Self.margin).rounded(.up)
+    let height = (legendY + Double(legendRows.count - 1) * Self.legendLineHeight + Self.margin).rounded(.up)
 
     var out: [String] = []
     out.append(
@@ -90,16 +149,20 @@ struct TimelineDrawing: Sendable {
       <defs>\(Self.colors.sorted { $0.key.rawValue < $1.key.rawValue }.map { Self.marker($0.key.rawValue, $0.value) }.joined())\
       \(Self.marker("wrong", Self.wrongColor))</defs>
       <rect width="100%" height="100%" fill="#ffffff"/>
-      <text class="title" x="\(Self.number(Self.margin))" y="\(Self.number(Self.margin + 14))" font-size="14" font-weight="bold" fill="#24292f">\(Self.escape(Self.cut(title, to: Int((width - 2 * Self.margin) / 8.4))))</text>
       """)
+    if showsWords {
+      out.append(
+        "<text class=\"title\" x=\"\(Self.number(Self.margin))\" y=\"\(Self.number(Self.margin + 14))\" font-size=\"14\" font-weight=\"bold\" fill=\"#24292f\">\(Self.escape(Self.cut(title, to: Int((width - 2 * Self.margin) / 8.4))))</text>"
+      )
+    }
     // Rows that should not have happened, behind everything.
     for (index, step) in timeline.steps.enumerated() where step.isWrong {
       out.append(
-        "<rect x=\"\(Self.number(Self.margin))\" y=\"\(Self.number(rowTops[index] - 4))\" width=\"\(Self.number(width - 2 * Self.margin))\" height=\"\(Self.number(Double(rows[index].count) * Self.lineHeight + Self.rowPadding - 3))\" fill=\"#ffebe9\"/>"
+        "<rect x=\"\(Self.number(Self.margin))\" y=\"\(Self.number(rowTops[index] - 4))\" width=\"\(Self.number(width - 2 * Self.margin))\" height=\"\(Self.number(Double(rowLines[index]) * Self.lineHeight + Self.rowPadding - 3))\" fill=\"#ffebe9\"/>"
       )
     }
     // Lanes.
-    let headerTop = Self.margin + Self.titleHeight
+    let headerTop = Self.margin + titleHeight
     for lane in lanes {
       let x = laneX[lane]!
       let name = Self.cut(lane.name, to: Int((gap - 16) / Self.advance))
@@ -120,7 +183,9 @@ struct TimelineDrawing: Sendable {
       out.append("<g class=\"step\" data-number=\"\(step.number)\" data-kind=\"\(step.kind.rawValue)\">")
       defer { out.append("</g>") }
       let rowTop = rowTops[index]
-      let arrowY = rowTop + 8
+      // The arrow under its label's lines.
+      let labelLines = labels[index]
+      let arrowY = rowTop + 8 + Double(max(0, labelLines.count - 1)) * Self.lineHeight
       let color = step.isWrong ? Self.wrongColor : Self.colors[step.kind]!
       let marker = step.isWrong ? "wrong" : step.kind.rawValue
       out.append(
@@ -133,14 +198,18 @@ struct TimelineDrawing: Sendable {
         out.append(
           "<line x1=\"\(Self.number(left))\" y1=\"\(Self.number(arrowY))\" x2=\"\(Self.number(from))\" y2=\"\(Self.number(arrowY))\" stroke=\"\(color)\" stroke-dasharray=\"2 4\"/>"
         )
-        let label = Self.cut(step.label, to: Int((gap - 12) / Self.advance))
-        let labelWidth = Double(Self.columns(label)) * Self.advance + 8
+        // The clock's words in a pill on the lane, its lines above the last.
+        let labelWidth = Double(labelLines.map { Self.columns($0) }.max() ?? 0) * Self.advance + 8
+        let pillTop = arrowY - 8 - Double(labelLines.count - 1) * Self.lineHeight
         out.append(
-          "<rect x=\"\(Self.number(from - labelWidth / 2))\" y=\"\(Self.number(arrowY - 8))\" width=\"\(Self.number(labelWidth))\" height=\"16\" rx=\"8\" fill=\"#eaeef2\" stroke=\"\(color)\"/>"
+          "<rect x=\"\(Self.number(from - labelWidth / 2))\" y=\"\(Self.number(pillTop))\" width=\"\(Self.number(labelWidth))\" height=\"\(Self.number(arrowY + 8 - pillTop))\" rx=\"8\" fill=\"#eaeef2\" stroke=\"\(color)\"/>"
         )
-        out.append(
-          "<text class=\"label\" data-span=\"\(Self.number(from - gap / 2)) \(Self.number(from + gap / 2))\" x=\"\(Self.number(from))\" y=\"\(Self.number(arrowY + 4))\" text-anchor=\"middle\" fill=\"#24292f\">\(Self.escape(label))</text>"
-        )
+        for (line, label) in labelLines.enumerated() {
+          let lineY = arrowY + 4 - Double(labelLines.count - 1 - line) * Self.lineHeight
+          out.append(
+            "<text class=\"label\" data-span=\"\(Self.number(from - gap / 2)) \(Self.number(from + gap / 2))\" x=\"\(Self.number(from))\" y=\"\(Self.number(lineY))\" text-anchor=\"middle\" fill=\"#24292f\">\(Self.escape(label))</text>"
+          )
+        }
       case .note:
         out.append(
           "<circle cx=\"\(Self.number(from))\" cy=\"\(Self.number(arrowY))\" r=\"\(step.isWrong ? 6 : 4)\" fill=\"\(color)\"/>"
@@ -159,11 +228,10 @@ struct TimelineDrawing: Sendable {
           )
         }
         // The label sits above the arrow and never reaches past the lanes it joins.
-        let span = abs(to - from)
-        let label = Self.cut(step.label, to: Int((span - 16) / Self.advance))
-        if !label.isEmpty {
+        for (line, label) in labelLines.enumerated() where !label.isEmpty {
+          let lineY = arrowY - 4 - Double(labelLines.count - 1 - line) * Self.lineHeight
           out.append(
-            "<text class=\"label\" data-span=\"\(Self.number(min(from, to))) \(Self.number(max(from, to)))\" x=\"\(Self.number((from + to) / 2))\" y=\"\(Self.number(arrowY - 4))\" text-anchor=\"middle\" fill=\"\(color)\">\(Self.escape(label))</text>"
+            "<text class=\"label\" data-span=\"\(Self.number(min(from, to))) \(Self.number(max(from, to)))\" x=\"\(Self.number((from + to) / 2))\" y=\"\(Self.number(lineY))\" text-anchor=\"middle\" fill=\"\(color)\">\(Self.escape(label))</text>"
           )
         }
       }
@@ -173,26 +241,35 @@ struct TimelineDrawing: Sendable {
         )
       }
     }
-    // The legend.
+    // The legend, in as many lines as the picture's width needs.
     var x = Self.margin + Self.numberWidth
-    for (kind, word) in Self.legend {
+    var lineY = legendY
+    for (index, (kind, word)) in Self.legend.enumerated() {
+      if legendRows.dropFirst().contains(where: { $0 == index }) {
+        x = Self.margin + Self.numberWidth
+        lineY += Self.legendLineHeight
+      }
       let color = Self.colors[kind]!
       let dashed =
         kind == .answer || kind == .cancel
         ? " stroke-dasharray=\"6 3\"" : kind == .tick ? " stroke-dasharray=\"2 4\"" : ""
       out.append(
-        "<line x1=\"\(Self.number(x))\" y1=\"\(Self.number(legendY - 4))\" x2=\"\(Self.number(x + 28))\" y2=\"\(Self.number(legendY - 4))\" stroke=\"\(color)\" stroke-width=\"1.5\"\(dashed)\(kind == .tick ? "" : " marker-end=\"url(#\(kind.rawValue))\"")/>"
+        "<line x1=\"\(Self.number(x))\" y1=\"\(Self.number(lineY - 4))\" x2=\"\(Self.number(x + 28))\" y2=\"\(Self.number(lineY - 4))\" stroke=\"\(color)\" stroke-width=\"1.5\"\(dashed)\(kind == .tick ? "" : " marker-end=\"url(#\(kind.rawValue))\"")/>"
       )
       out.append(
-        "<text class=\"legend\" x=\"\(Self.number(x + 34))\" y=\"\(Self.number(legendY))\" fill=\"#57606a\">\(word)</text>"
+        "<text class=\"legend\" x=\"\(Self.number(x + 34))\" y=\"\(Self.number(lineY))\" fill=\"#57606a\">\(word)</text>"
       )
       x += Self.legendEntryWidth(word)
     }
+    if legendRows.dropFirst().contains(Self.legend.count) {
+      x = Self.margin + Self.numberWidth
+      lineY += Self.legendLineHeight
+    }
     out.append(
-      "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(legendY - 11))\" width=\"14\" height=\"14\" fill=\"#ffebe9\" stroke=\"\(Self.wrongColor)\"/>"
+      "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(lineY - 11))\" width=\"14\" height=\"14\" fill=\"#ffebe9\" stroke=\"\(Self.wrongColor)\"/>"
     )
     out.append(
-      "<text class=\"legend\" x=\"\(Self.number(x + 20))\" y=\"\(Self.number(legendY))\" fill=\"\(Self.wrongColor)\">\(Self.wrongWords)</text>"
+      "<text class=\"legend\" x=\"\(Self.number(x + 20))\" y=\"\(Self.number(lineY))\" fill=\"\(Self.wrongColor)\">\(Self.wrongWords)</text>"
     )
     out.append("</svg>")
     return out.joined(separator: "\n") + "\n"
@@ -204,6 +281,28 @@ struct TimelineDrawing: Sendable {
   static let wrongWords = "should not have happened"
 
   static func legendEntryWidth(_ word: String) -> Double { 34 + Double(word.count) * advance + 22 }
+
+  /// The width of the legend's last entry, the red box and its words.
+  static var wrongEntryWidth: Double { 20 + Double(wrongWords.count) * advance }
+
+  /// The distance between two lines of the legend.
+  static let legendLineHeight = 20.0
+
+  /// Where the legend's lines start, as indices of its entries (the red
+  /// box is entry ``legend``'s count), so that each line fits `width`.
+  static func legendRows(within width: Double) -> [Int] {
+    let widths = legend.map { legendEntryWidth($0.1) } + [wrongEntryWidth]
+    var starts = [0]
+    var used = 0.0
+    for (index, entry) in widths.enumerated() {
+      if used > 0, used + entry > width {
+        starts.append(index)
+        used = 0
+      }
+      used += entry
+    }
+    return starts
+  }
 
   /// The legend's width: a picture is never narrower.
   static var legendWidth: Double {
@@ -250,8 +349,10 @@ struct TimelineDrawing: Sendable {
     return count == 1 ? "…" : String(prefix(text, columns: count - 1)) + "…"
   }
 
-  /// The event's words in lines of at most ``textColumnCharacters`` columns, broken at spaces.
-  static func wrap(_ text: String) -> [String] {
+  /// The event's words in lines of at most `width` columns, broken at
+  /// spaces, a word longer than a line broken where the line ends.
+  static func wrap(_ text: String, columns width: Int = textColumnCharacters) -> [String] {
+    let textColumnCharacters = width
     var lines: [String] = []
     var line = ""
     for word in text.split(separator: " ", omittingEmptySubsequences: false) {
@@ -261,13 +362,27 @@ struct TimelineDrawing: Sendable {
       }
       line += (line.isEmpty ? "" : " ") + word
       while columns(line) > textColumnCharacters {
-        let head = prefix(line, columns: textColumnCharacters)
+        let head = breakable(prefix(line, columns: textColumnCharacters))
         lines.append(String(head))
         line = String(line[head.endIndex...])
       }
     }
     lines.append(line)
     return lines
+  }
+
+  /// The longest start of `head` that ends where code reads well broken:
+  /// before a `.` or `(`, after a `,` or `:`, or all of it when none does
+  /// (`OrderServerError.unavailable` breaks before `.unavailable`).
+  static func breakable(_ head: Substring) -> Substring {
+    var index = head.endIndex
+    while index > head.index(head.startIndex, offsetBy: min(4, head.count)) {
+      let before = head[head.index(before: index)]
+      if index < head.endIndex, ".(".contains(head[index]) { return head[..<index] }
+      if ",:".contains(before) { return head[..<index] }
+      index = head.index(before: index)
+    }
+    return head
   }
 
   static func number(_ value: Double) -> String {

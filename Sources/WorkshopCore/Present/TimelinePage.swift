@@ -47,7 +47,7 @@ package struct TimelinePage: Sendable {
           + (events.count < verdict.events.count
             ? " (the first \(events.count) of \(verdict.events.count) events)" : "")
         let timeline = Timeline(events: events, expected: verdict.expected, actual: verdict.actual)
-        let excerpt = timeline.excerpt()
+        let excerpt = TimelineDrawing.slideExcerpt(of: timeline)
         let rows = excerpt.steps.map(\.number)
         let slideTitle =
           rows.count < timeline.steps.count

@@ -21,12 +21,20 @@ extension Verifier {
   /// Reports the slides: the code they quote, and `browser`, the check of
   /// their layout (see ``startSlidesCheck()``). Skipped, with the script's
   /// reason, when Node.js, the engine or Chromium is missing.
-  func checkSlides(_ tally: Tally, browser: BrowserCheck) {
+  ///
+  /// `checks` holds each chapter's check names, from its graded solution:
+  /// "The checks" slides must list exactly those (see ``SlideStructure``).
+  func checkSlides(_ tally: Tally, browser: BrowserCheck, checks: [Int: [String]]) {
     let quotes = SlideQuotes(workspace: workspace).problems()
     tally.item(
       quotes.isEmpty,
       "code on the slides that quotes Chapters/ or Solutions/ names its file and still matches it",
       quotes)
+    let structure = SlideStructure(workspace: workspace).problems(checks: checks)
+    tally.item(
+      structure.isEmpty,
+      "every deck has the standard slides, and \"The checks\" lists exactly the chapter's checks",
+      structure)
     report(browser.outcome(), tally, Self.slidesItem, script: browser.script, problemMarker: ", slide ")
   }
 }
