@@ -9,6 +9,20 @@ public enum RuntimeMessage {
     "Segmentation fault", "ThreadSanitizer",
   ]
 
+  /// What only a runtime stopping the process prints: not a warning such as
+  /// a leaked continuation's, nor a sanitizer's report.
+  static let stopping = [
+    "Fatal error", "fatal error", "Precondition failed", "Assertion failed", "precondition failure",
+    "Simultaneous accesses", "*** Program crashed", "Illegal instruction", "Segmentation fault",
+  ]
+
+  /// Whether `standardError` holds what the runtime prints as it stops the
+  /// process (a fatal error, a crash): what follows is its backtrace, then
+  /// the end of the process.
+  public static func saysItIsStopping(_ standardError: String) -> Bool {
+    standardError.split(separator: "\n").contains { line in stopping.contains { line.contains($0) } }
+  }
+
   /// At most three distinct lines that say why, each at most 300
   /// characters, then where the crashed thread stopped (``stop(in:)``)
   /// when Swift's backtracer said.

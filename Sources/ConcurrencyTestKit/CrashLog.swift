@@ -48,6 +48,7 @@ public enum CrashLog {
   /// `name`, and the verdicts of the kit's failures to another.
   public static func keepStandardError(of name: String) {
     verdicts.withLock { $0 = file(name, testProcess: getppid(), suffix: "verdicts") }
+    standardError.withLock { $0 = file(name, testProcess: getppid()) }
     let descriptor = open(file(name, testProcess: getppid()).path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     guard descriptor >= 0 else { return }
     dup2(descriptor, STDERR_FILENO)
@@ -57,6 +58,27 @@ public enum CrashLog {
   /// Where this exit test's process keeps the verdicts of its failures;
   /// nil outside an exit test that keeps them.
   private static let verdicts = Mutex<URL?>(nil)
+
+  /// Where this exit test's process writes its standard error; nil outside
+  /// an exit test that keeps it.
+  private static let standardError = Mutex<URL?>(nil)
+
+  /// Inside an exit test that keeps its standard error, once the Swift
+  /// runtime has said it is stopping the process (a fatal error, a crash):
+  /// waits for the end, up to 30 s, instead of letting the check record a
+  /// failure. Whatever the check would record then, a wait that gave up
+  /// because the crashing thread never finished, say, is the crash's
+  /// consequence, and whether it came before the end would depend on how
+  /// long the runtime's backtrace took on a busy machine: the check's
+  /// verdict is the crash, the same every run. Outside such an exit test,
+  /// or when nothing stops the process, returns at once.
+  static func waitIfTheProcessIsStopping() {
+    guard let url = standardError.withLock({ $0 }),
+      let text = try? String(contentsOf: url, encoding: .utf8),
+      RuntimeMessage.saysItIsStopping(text)
+    else { return }
+    for _ in 0..<300 { usleep(100_000) }
+  }
 
   /// Inside an exit test that keeps them, appends `verdict` to its verdicts.
   static func keep(_ verdict: Verdict) {

@@ -74,6 +74,7 @@ public final class EventLog: Sendable {
   /// Records `verdict` as an issue of the current check: its values as an
   /// attachment, then its prose as the issue's comment.
   static func record(_ verdict: Verdict, sourceLocation: SourceLocation) {
+    CrashLog.waitIfTheProcessIsStopping()
     attach(verdict, sourceLocation: sourceLocation)
     Issue.record(Comment(rawValue: verdict.text), sourceLocation: sourceLocation)
   }

@@ -49,6 +49,23 @@ struct RuntimeMessageTests {
       ])
   }
 
+  @Test(
+    "Only a runtime stopping the process counts as stopping: a fatal error or a crash, not a leak warning")
+  func stopping() {
+    #expect(
+      RuntimeMessage.saysItIsStopping(
+        "_Concurrency/CheckedContinuation.swift:193: Fatal error: SWIFT TASK CONTINUATION MISUSE: profile(id:) tried to resume its continuation more than once"
+      ))
+    #expect(
+      RuntimeMessage.saysItIsStopping("*** Program crashed: Illegal instruction at 0x00007f411b8f9361 ***"))
+    #expect(
+      !RuntimeMessage.saysItIsStopping(
+        "SWIFT TASK CONTINUATION MISUSE: profile(id:) leaked its continuation without resuming it. This may cause tasks waiting on it to remain suspended forever."
+      ))
+    #expect(!RuntimeMessage.saysItIsStopping("WARNING: ThreadSanitizer: data race (pid=14872)"))
+    #expect(!RuntimeMessage.saysItIsStopping(""))
+  }
+
   @Test("Frames in the checks, in other threads, or without a place are never where it stopped")
   func notTheChecks() {
     // The crashed thread ran only the check's own code: no stop to name.
