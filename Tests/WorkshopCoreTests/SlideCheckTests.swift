@@ -41,6 +41,9 @@ struct SlideCheckTests {
     let out = outcome.standardOutput + outcome.standardError
     #expect(outcome.termination == .exited(1), "\(out)")
     #expect(out.contains("readable: every slide fits"), "\(out)")
+    // The first deck's slideshow, driven: one slide at a time, keys, the presenter's words.
+    #expect(out.contains(": slideshow works: #1 shows [1], fitted; → #2; End #2; ← #1"), "\(out)")
+    #expect(out.contains("presenter: \"Slide 2 of 2\""), "\(out)")
     #expect(out.contains("small-text, slide 2: text is 20.0px (at least 24px)"), "\(out)")
     #expect(out.contains("small-code, slide 2: code is shrunk to"), "\(out)")
     #expect(out.contains("(at least 20px): 30 lines"), "\(out)")

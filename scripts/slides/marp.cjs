@@ -76,7 +76,11 @@ function render(engineDir, outDir, decks) {
       const type = file.endsWith('.svg') ? 'image/svg+xml' : file.endsWith('.png') ? 'image/png' : 'image/jpeg';
       return before + `data:${type};base64,` + fs.readFileSync(file).toString('base64') + after;
     });
-    const notes = comments.map((list, index) => `<!-- slide ${index + 1} notes: ${list.join(' ').replace(/--/g, '- -')} -->`);
+    // The speaker notes, for the presenter view: JSON that cannot end its script.
+    // A note's lines are one paragraph until a blank line, as Markdown reads them.
+    const paragraphs = (text) => text.trim().replace(/([^\n])\n(?!\n)/g, '$1 ');
+    const notes = JSON.stringify(comments.map((list) => list.map(paragraphs).join('\n\n'))).replace(/</g, '\\u003c');
+    const slideshow = fs.readFileSync(path.join(__dirname, 'slideshow.js'), 'utf8');
     const page = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${name}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -84,10 +88,23 @@ function render(engineDir, outDir, decks) {
 <style>
   html, body { margin: 0; background: #555; }
   div.marpit > svg { display: block; width: 100vw; height: 56.25vw; margin-bottom: 8px; }
-  @media print { div.marpit > svg { page-break-after: always; margin: 0; } }
+  /* The slideshow: one slide, as large as the window allows. */
+  body.slideshow { background: #000; overflow: hidden; }
+  body.slideshow div.marpit > svg { display: none; margin: 0; }
+  body.slideshow div.marpit > svg.current {
+    display: block; position: fixed; inset: 0; margin: auto;
+    width: min(100vw, 177.78vh); height: min(56.25vw, 100vh);
+  }
+  @media print {
+    body.slideshow { background: #555; overflow: visible; }
+    body.slideshow div.marpit > svg, div.marpit > svg {
+      display: block; position: static; width: 100vw; height: 56.25vw; page-break-after: always; margin: 0;
+    }
+  }
 </style></head><body>
 ${html}
-${notes.join('\n')}
+<script type="application/json" id="speaker-notes">${notes}</script>
+<script>${slideshow}</script>
 </body></html>
 `;
     // Nothing from the network: the page must work offline, in a room.
@@ -265,7 +282,8 @@ function check(chromium, outDir, pages) {
     const before = kept.passed(html);
     if (before) { console.log(`${name}: ${before} (unchanged since it last passed)`); continue; }
     const probe = path.join(outDir, `${name}.probe.html`);
-    fs.writeFileSync(probe, html.replace('</body>', measure + '</body>'));
+    const allSlides = (page) => page.replace('<html lang="en">', '<html lang="en" data-all-slides>');
+    fs.writeFileSync(probe, allSlides(html).replace('</body>', measure + '</body>'));
     const dom = execFileSync(chromium, [...flags, '--virtual-time-budget=120000', '--dump-dom', probe], {
       encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20,
     });
@@ -282,7 +300,7 @@ function check(chromium, outDir, pages) {
       failed++;
       // The slide alone, at the frame's size, for the screenshot.
       const single = path.join(outDir, `${name}.slide-${slide}.html`);
-      fs.writeFileSync(single, fs.readFileSync(page, 'utf8').replace('</style></head>',
+      fs.writeFileSync(single, allSlides(fs.readFileSync(page, 'utf8')).replace('</style></head>',
         `div.marpit > svg:not(:nth-of-type(${slide})) { display: none; } html, body { overflow: hidden; }</style></head>`));
       const shot = path.join(outDir, `${name}.slide-${slide}.png`);
       execFileSync(chromium, [...flags, `--screenshot=${shot}`, single], { stdio: 'ignore' });
@@ -291,6 +309,50 @@ function check(chromium, outDir, pages) {
     }
   }
   return failed;
+}
+
+/// Opens `page` (a rendered deck) at slide `start` in headless Chromium and
+/// drives its slideshow: which slides show, where → and End go, and what the
+/// presenter view shows for the slide after. Prints one line; returns
+/// whether the slideshow behaved.
+function navigate(chromium, page, start) {
+  const probe = page.replace(/\.html$/, '.navigate.html');
+  const script = `<script>
+addEventListener('load', async () => {
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
+  const shown = () => [...document.querySelectorAll('div.marpit > svg')].map((svg, i) => [svg, i + 1])
+    .filter(([svg]) => getComputedStyle(svg).display !== 'none').map(([, n]) => n);
+  const fits = () => { const box = document.querySelector('div.marpit > svg.current').getBoundingClientRect();
+    return box.left >= 0 && box.top >= 0 && box.right <= innerWidth + 1 && box.bottom <= innerHeight + 1; };
+  const press = async (key) => { dispatchEvent(new KeyboardEvent('keydown', { key })); await pause(); };
+  await pause();
+  const result = { first: shown(), fits: fits(), title: document.title };
+  await press('ArrowRight'); result.right = [location.hash, shown()];
+  await press('End'); result.end = [location.hash, shown()];
+  await press('ArrowLeft'); result.left = [location.hash, shown()];
+  result.presenter = window.slideshow.presenterText(${start} + 1);
+  result.count = window.slideshow.count;
+  document.body.setAttribute('data-navigation', JSON.stringify(result));
+});
+</script>`;
+  fs.writeFileSync(probe, fs.readFileSync(page, 'utf8').replace(/<\/body>(?![\s\S]*<\/body>)/, script + '</body>'));
+  const dom = execFileSync(chromium, [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1280,720',
+    '--virtual-time-budget=20000', '--dump-dom', `file://${path.resolve(probe)}#${start}`,
+  ], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 });
+  fs.unlinkSync(probe);
+  const match = dom.match(/data-navigation="([^"]*)"/);
+  const name = path.basename(page, '.html');
+  if (!match) { console.log(`${name}: the slideshow did not run`); return false; }
+  const r = JSON.parse(match[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
+  const n = r.count;
+  const ok = JSON.stringify(r.first) === JSON.stringify([start]) && r.fits
+    && JSON.stringify(r.right) === JSON.stringify([`#${start + 1}`, [start + 1]])
+    && JSON.stringify(r.end) === JSON.stringify([`#${n}`, [n]])
+    && JSON.stringify(r.left) === JSON.stringify([`#${n - 1}`, [n - 1]])
+    && r.presenter.slide === `Slide ${start + 1} of ${n}` && r.title.endsWith(` · ${start}/${n}`);
+  console.log(`${name}: slideshow ${ok ? 'works' : 'broken'}: #${start} shows ${JSON.stringify(r.first)}${r.fits ? ', fitted' : ', not fitted'}; → ${r.right[0]}; End ${r.end[0]}; ← ${r.left[0]}; presenter: "${r.presenter.slide}", notes "${r.presenter.notes.slice(0, 40).replace(/\s+/g, ' ')}", "${r.presenter.next.slice(0, 40)}"`);
+  return ok;
 }
 
 const [command, ...rest] = process.argv.slice(2);
@@ -304,7 +366,10 @@ if (command === 'render' && rest.length >= 3) {
     process.exitCode = 1;
   }
 } else if (command === 'check' && rest.length >= 3) {
-  process.exitCode = check(rest[0], rest[1], rest.slice(2)) === 0 ? 0 : 1;
+  let failed = check(rest[0], rest[1], rest.slice(2));
+  // The slideshow is the same script in every deck: driven in the first.
+  if (!navigate(rest[0], rest[2], 1)) failed++;
+  process.exitCode = failed === 0 ? 0 : 1;
 } else {
   console.error('usage: marp.cjs render <engine-dir> <out-dir> <deck.md>... | check <chromium> <out-dir> <deck.html>...');
   process.exitCode = 64;
