@@ -107,6 +107,9 @@ struct SlideStructureTests {
     #expect(slides.count == 1)
     #expect(slides[0].heading == "## The checks")
     #expect(slides[0].bullets == ["Adds two numbers", "Adds zero"])
+    // A closing remark in parentheses is the slide's, not the check's name.
+    #expect(SlideStructure.checkName("Loads it (three runs: a, b)") == "Loads it")
+    #expect(SlideStructure.checkName("Loads it") == "Loads it")
   }
 
   @Test(
@@ -130,5 +133,23 @@ struct SlideStructureTests {
         "\(deck2): \"The checks\" lists \"Greets everyone\", which is no check of chapter 02",
         "\(deck2): \"The checks\" does not list \"Greets nobody\"",
       ])
+  }
+
+  @Test("The course's decks have every part, and list their chapters' checks as the checks name themselves")
+  func course() throws {
+    let workspace = try Workspace.locate(from: URL(fileURLWithPath: #filePath))
+    // Each chapter's check names, as its test files declare them.
+    var checks: [Int: [String]] = [:]
+    for chapter in workspace.curriculum.chapters where !chapter.writesChecks {
+      let folder = workspace.url("Tests/\(chapter.testFolder)")
+      for name in Files.under(folder, suffix: ".swift") {
+        let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        checks[chapter.number, default: []] += text.matches(of: #/@Test\(\s*"((?:[^"\\]|\\.)*)"/#).map {
+          String($0.1).replacingOccurrences(of: "\\\"", with: "\"")
+        }
+      }
+    }
+    #expect(checks.count == workspace.curriculum.chapters.filter { !$0.writesChecks }.count)
+    #expect(SlideStructure(workspace: workspace).problems(checks: checks) == [])
   }
 }

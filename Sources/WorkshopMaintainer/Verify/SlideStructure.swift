@@ -51,7 +51,9 @@ struct SlideStructure {
       }
       // The checks listed, for chapters whose checks the course writes.
       guard !chapter.writesChecks, let names = checks[chapter.number] else { continue }
-      let listed = slides.filter { $0.heading.hasPrefix("## The checks") }.flatMap(\.bullets)
+      let listed = slides.filter { $0.heading.hasPrefix("## The checks") }.flatMap(\.bullets).map {
+        names.contains($0) ? $0 : Self.checkName($0)
+      }
       for item in listed where !names.contains(item) {
         problems.append(
           "\(deck): \"The checks\" lists \"\(item)\", which is no check of chapter \(chapter.paddedNumber)")
@@ -61,6 +63,13 @@ struct SlideStructure {
       }
     }
     return problems
+  }
+
+  /// The check a list item names: the item, less a closing remark in
+  /// parentheses (`Loads it (three runs: …)` names `Loads it`).
+  static func checkName(_ item: String) -> String {
+    guard item.hasSuffix(")"), let open = item.range(of: " (", options: .backwards) else { return item }
+    return String(item[..<open.lowerBound])
   }
 
   /// One slide: its first heading, and its list items with their
