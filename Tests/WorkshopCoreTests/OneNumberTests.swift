@@ -95,7 +95,7 @@ struct OneState: Sendable, CustomTestStringConvertible {
   }
 }
 
-@Suite("One state, one number in every view", .serialized, .ownThread)
+@Suite("One state, one number in every view", .ownThread)
 struct OneNumberTests {
   @Test(
     "The table, check, watch, grade's reports and the class page count one state's passing checks and the starters' the same",
