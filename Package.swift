@@ -56,6 +56,7 @@ let courseChapters: [Chapter] = [
   Chapter(number: 12, name: "DataRaces"),
   Chapter(number: 13, name: "TestingConcurrency", component: "SignupForm"),
   Chapter(number: 14, name: "WhereCodeRuns", xcodeAppDefaults: true),
+  Chapter(number: 15, name: "SessionLifetime"),
 ]
 // END chapters
 
