@@ -79,6 +79,12 @@ private struct Queue {
   func sent(_ photo: String) -> Int { upload.arguments.filter { $0 == photo }.count }
 }
 
+/// How the first upload of p1, cancelled but still going, ends at last.
+enum LateUpload: CaseIterable, CustomTestStringConvertible {
+  case succeeds, stops
+  var testDescription: String { self == .succeeds ? "succeeds after all" : "stops after all" }
+}
+
 @Suite("15 A session's lifetime: uploads and the background", .exercising("UploadQueue.run()"))
 struct UploadQueueTests {
   @Test("Photos are uploaded one at a time, in order, each once")
@@ -184,8 +190,9 @@ struct UploadQueueTests {
 
   @Test(
     "A run started while the cancelled one still waits for the server never sends a photo twice, and loses none",
-    arguments: [true, false])
-  func overlappingRuns(lateUploadSucceeds: Bool) async throws {
+    arguments: LateUpload.allCases)
+  func overlappingRuns(_ oldUpload: LateUpload) async throws {
+    let lateUploadSucceeds = oldUpload == .succeeds
     // The app came back before the server stopped the upload of p1.
     let queue = Queue(serverIgnoresCancellation: true)
     let first = queue.run(1)
