@@ -165,7 +165,8 @@ struct SessionStoreTests {
       actual: "it was cancelled")
     store.refresh.succeed(0, with: fresh(1))
     try await store.finish(callers)
-    store.events.expect(store.outcome(callers[2]), equals: "got Token(fresh-1)", "Caller 3 gets the new token")
+    store.events.expect(
+      store.outcome(callers[2]), equals: "got Token(fresh-1)", "Caller 3 gets the new token")
     store.events.expect(store.keychain.saved, equals: [fresh(1)], "The new token is saved")
   }
 
@@ -188,7 +189,9 @@ struct SessionStoreTests {
     store.events.expect(store.keychain.saved, equals: [], "Nothing is saved")
   }
 
-  @Test("A caller that comes after every caller left starts a new refresh instead of waiting for the cancelled one")
+  @Test(
+    "A caller that comes after every caller left starts a new refresh instead of waiting for the cancelled one"
+  )
   func newCallerAfterAllLeft() async throws {
     // This server stops only when the check says so, after caller 3 came.
     let store = Store(serverIgnoresCancellation: true)
@@ -212,7 +215,8 @@ struct SessionStoreTests {
       "Caller 3 was never cancelled: it gets a token from a refresh of its own")
   }
 
-  @Test("Signing out during a refresh: its callers get sessionChanged and nothing reaches memory or the keychain")
+  @Test(
+    "Signing out during a refresh: its callers get sessionChanged and nothing reaches memory or the keychain")
   func signOutDuringRefresh() async throws {
     let store = Store(serverIgnoresCancellation: true)
     let callers = (1...2).map(store.caller)

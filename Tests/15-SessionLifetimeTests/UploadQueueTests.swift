@@ -32,7 +32,8 @@ private struct Queue {
   /// The app goes to the background: it cancels the run's task.
   func background(_ run: Spawned<Void>, _ n: Int) {
     events.record(
-      .cancel("the app goes to the background: run \(n) is cancelled", from: .caller("run \(n)"), label: "cancel"))
+      .cancel(
+        "the app goes to the background: run \(n) is cancelled", from: .caller("run \(n)"), label: "cancel"))
     run.cancel()
     executor.runUntilIdle()
   }
@@ -163,7 +164,8 @@ struct UploadQueueTests {
     queue.events.record(.note("the server finishes p1 anyway", in: .code))
     queue.upload.succeed(0, with: ())
     try await queue.executor.run(
-      until: { run.isFinished || !queue.upload.waitingCalls.isEmpty }, "run 1 to end or to send another photo")
+      until: { run.isFinished || !queue.upload.waitingCalls.isEmpty }, "run 1 to end or to send another photo"
+    )
     queue.events.expect(queue.upload.arguments, equals: ["p1"], "Nothing more is sent in the background")
     while !run.isFinished {  // Each further upload is stopped, so that the run ends.
       for call in queue.upload.waitingCalls { queue.upload.fail(call, with: CancellationError()) }

@@ -35,9 +35,13 @@ struct SlideCheckTests {
       environment: environment, timeout: 300)
   }
 
-  @Test("A readable deck passes; small text, small code, faint text and overflow each fail, saying which")
+  @Test(
+    "A readable deck passes; small text, small code, faint text, overflow and a character no font has each fail, saying which"
+  )
   func eachKindFails() throws {
-    let outcome = try check(["readable", "small-text", "small-code", "faint-text", "overflow"])
+    let outcome = try check([
+      "readable", "small-text", "small-code", "faint-text", "overflow", "missing-glyph",
+    ])
     let out = outcome.standardOutput + outcome.standardError
     #expect(outcome.termination == .exited(1), "\(out)")
     #expect(out.contains("readable: every slide fits"), "\(out)")
@@ -50,6 +54,7 @@ struct SlideCheckTests {
     #expect(out.contains("faint-text, slide 2: text is"), "\(out)")
     #expect(out.contains(":1 against its background (at least 4.5:1)"), "\(out)")
     #expect(out.contains("overflow, slide 2:") && out.contains("outside"), "\(out)")
+    #expect(out.contains("missing-glyph, slide 2: no font here has \"\u{10FFFD}\" (U+10FFFD)"), "\(out)")
     for deck in ["readable", "small-text", "small-code", "faint-text"] {
       #expect(!out.contains("\(deck), slide 2: ul ends"), "\(out)")
     }

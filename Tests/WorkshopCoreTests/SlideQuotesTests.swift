@@ -135,6 +135,36 @@ struct SlideStructureTests {
       ])
   }
 
+  @Test("A count of checks on a slide or in its notes that disagrees with the course is named")
+  func counts() {
+    let checks = ["Adds", "Adds zero", "Subtracts", "Subtracts zero"]
+    let starterFails = ["Adds zero", "Subtracts zero"]
+    func deck(_ yourTurn: String, _ notes: String, _ continuedNotes: String) -> [SlideStructure.Slide] {
+      SlideStructure.slides(
+        of: "---\nmarp: true\n---\n\n## Your turn\n\n1. \(yourTurn)\n\n---\n\n## The checks: adding\n\n"
+          + "- Adds\n- Adds zero\n\n<!--\n\(notes)\n-->\n\n---\n\n## The checks: adding (continued)\n\n"
+          + "<!--\n\(continuedNotes)\n-->\n\n---\n\n## The checks: subtracting\n\n- Subtracts\n- Subtracts zero\n"
+      )
+    }
+    let right = deck(
+      "Run `check 01` and note which two checks fail", "Two checks. The starter passes one of them.",
+      "Four checks in all; the starter passes two.")
+    #expect(
+      SlideStructure.countProblems(in: right, deck: "D", checks: checks, starterFails: starterFails) == [])
+    let wrong = deck(
+      "Run `check 01`: all three checks fail", "Five checks. The starter passes three.", "")
+    #expect(
+      SlideStructure.countProblems(in: wrong, deck: "D", checks: checks, starterFails: starterFails) == [
+        "D: says \"all three checks fail\", but the starter fails 2",
+        "D: \"The checks: adding\" says \"Five checks\", but the chapter has 4 and the slide lists 2",
+        "D: \"The checks: adding\" says \"The starter passes three\", but the starter passes 2 of the"
+          + " chapter's checks and 1 of those listed",
+      ])
+    #expect(SlideStructure.number("twenty-two") == 22)
+    #expect(SlideStructure.number("7") == 7)
+    #expect(SlideStructure.number("several") == nil)
+  }
+
   @Test("The course's decks have every part, and list their chapters' checks as the checks name themselves")
   func course() throws {
     let workspace = try Workspace.locate(from: URL(fileURLWithPath: #filePath))

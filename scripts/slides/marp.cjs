@@ -122,9 +122,9 @@ const measure = `
 <script>
 // What a room reads from 8 m on a 1280x720 slide: text (prose, tables,
 // code inside prose) of 24 px, code blocks of 20 px, and every text at
-// 4.5:1 against what is behind it (WCAG's AA contrast for body text). A
-// recorded timeline's text is held to 18 px until the pictures wrap their
-// labels (they are drawn 724 px wide for 1,100 px on the slide).
+// 4.5:1 against what is behind it (WCAG's AA contrast for body text), and
+// a recorded timeline's text of 20 px as the slide draws it (the pictures
+// wrap their labels to stay that large).
 const MIN_TEXT_PX = 24;
 const MIN_CODE_PX = 20;
 const MIN_PICTURE_PX = 20;
@@ -231,7 +231,19 @@ function overflowing() {
         problems.push('code is shrunk to ' + size.toFixed(1) + 'px to fit (at least ' + MIN_CODE_PX + 'px): ' + lines + ' lines, the longest ' + longest + ' characters');
       }
     });
-    if (problems.length) found.push({ slide: index + 1, problems });
+    // The characters beyond ASCII the slide shows, text and pictures alike:
+    // the browser's side cannot tell a glyph from the empty box drawn for a
+    // character no font has, so Node asks the system's fonts (below).
+    const chars = new Set();
+    const shown = [section.textContent];
+    section.querySelectorAll('img').forEach((img) => {
+      const source = img.getAttribute('src') || '';
+      if (source.startsWith('data:image/svg+xml;base64,')) {
+        shown.push(new TextDecoder().decode(Uint8Array.from(atob(source.slice(26)), (c) => c.charCodeAt(0))));
+      }
+    });
+    for (const text of shown) for (const char of text) if (char.codePointAt(0) > 0x7e) chars.add(char);
+    found.push({ slide: index + 1, problems, chars: [...chars] });
   });
   return JSON.stringify(found);
 }
@@ -267,6 +279,26 @@ addEventListener('load', async () => {
 
 /// Opens each rendered deck in headless Chromium at 1280x720, reports every
 /// slide whose content leaves its frame, and saves a screenshot of it.
+/// Whether a font on this machine has a glyph for `char`: fontconfig's
+/// answer, which is where Chromium looks on Linux for a character its fonts
+/// lack. A character no font has is drawn as an empty box.
+const glyphs = new Map();
+function hasGlyph(char) {
+  // Spaces and marks that draw nothing need no glyph.
+  if (/[\s\u200b-\u200f\u2028-\u202f\ufe0e\ufe0f]/u.test(char)) return true;
+  if (!glyphs.has(char)) {
+    const hex = char.codePointAt(0).toString(16);
+    let fonts = '';
+    try {
+      fonts = execFileSync('fc-list', [`:charset=${hex}`, 'family'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      fonts = 'unknown';  // No fontconfig: not this check's to say.
+    }
+    glyphs.set(char, fonts.trim().length > 0);
+  }
+  return glyphs.get(char);
+}
+
 function check(chromium, outDir, pages) {
   let failed = 0;
   // Root in a container: no sandbox for the browser itself, and no small /dev/shm.
@@ -290,7 +322,16 @@ function check(chromium, outDir, pages) {
     fs.unlinkSync(probe);
     const match = dom.match(/data-overflow="([^"]*)"/);
     if (!match) { console.log(`${name}: the browser did not measure it`); failed++; continue; }
-    const found = JSON.parse(match[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
+    const measured = JSON.parse(match[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
+    for (const slide of measured) {
+      const missing = slide.chars.filter((char) => !hasGlyph(char));
+      if (missing.length) {
+        slide.problems.push('no font here has ' + missing.map((c) => '"' + c + '" (U+' +
+          c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0') + ')').join(', ') +
+          ': it shows as an empty box; write it otherwise, or install a font that has it in scripts/install-tools.sh');
+      }
+    }
+    const found = measured.filter((slide) => slide.problems.length);
     if (!found.length) {
       console.log(`${name}: every slide fits`);
       kept.pass(html, 'every slide fits');

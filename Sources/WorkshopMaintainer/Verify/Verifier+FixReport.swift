@@ -39,6 +39,13 @@ extension Verifier {
           } else {
             caught += 1
             tally.item(true, "\(chapter.paddedNumber) \(mutation.name)", [], quiet: true)
+            // `verify --fixes NN`: which checks catch each wrong fix, the
+            // evidence behind a chapter's table of requirements and checks.
+            if onlyFixesOf != nil {
+              let names =
+                report.failing.map(\.name) + (report.crash == nil ? [] : ["(the test process crashed)"])
+              details.append(style.dim("✓ \(mutation.name): caught by " + names.joined(separator: "; ")))
+            }
           }
         case (.uncaught, _):
           continue
