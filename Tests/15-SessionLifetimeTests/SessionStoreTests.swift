@@ -246,12 +246,15 @@ struct SessionStoreTests {
     store.events.expect(store.keychain.saved, equals: [fresh(2)], "Only the new session's token is saved")
   }
 
-  @Test("A refresh stopped by a sign-out gives its callers sessionChanged, not CancellationError")
+  @Test("Sign-out stops the refresh, and its callers get sessionChanged, not CancellationError")
   func signOutStopsRefresh() async throws {
     let store = Store()  // This server stops when it is asked to.
     let callers = (1...2).map(store.caller)
     try await store.waitForRefresh(0)
     await store.signOut()
+    store.events.expect(
+      store.refresh.wasCancelled(0), "Sign-out cancels the refresh, however many callers wait for it",
+      actual: "it was left running")
     if store.refresh.isWaiting(0) {
       // Sign-out did not stop the refresh: the server answers, late.
       store.refresh.succeed(0, with: fresh(1))
