@@ -68,4 +68,19 @@ struct SlideCheckTests {
     #expect(out.contains("network.md: the page would load"), "\(out)")
     #expect(out.contains("https://example.com/picture.png"), "\(out)")
   }
+
+  /// VS Code's Marp extension previews a deck with Marp's default settings:
+  /// no raw HTML, and emoji as pictures from a CDN.
+  @Test(
+    "A deck that VS Code's Marp extension would show differently (raw HTML) or load from the network (an emoji) fails, naming it",
+    arguments: [
+      ("html", "renders differently with Marp's default settings"),
+      ("emoji", "with Marp's default settings (VS Code's extension) the deck would load"),
+    ])
+  func differsInVSCode(deck: String, problem: String) throws {
+    let outcome = try check([deck], check: false)
+    let out = outcome.standardOutput + outcome.standardError
+    #expect(outcome.termination == .exited(1), "\(out)")
+    #expect(out.contains("\(deck).md: \(problem)"), "\(out)")
+  }
 }

@@ -64,9 +64,25 @@ function render(engineDir, outDir, decks) {
     // Emoji stay text: Marp's default turns them into Twemoji pictures from
     // a CDN, which a room without Wi-Fi never sees.
     const marp = new Marp({ html: true, inlineSVG: true, emoji: { shortcode: false, unicode: false } });
-    const rendered = marp.render(fs.readFileSync(deck, 'utf8'));
+    const source = fs.readFileSync(deck, 'utf8');
+    const rendered = marp.render(source);
     const { css, comments } = rendered;
     const name = path.basename(deck, '.md');
+    // The same deck with Marp's default settings, as VS Code's Marp extension
+    // previews it: raw HTML is not rendered there (a `<style scoped>` that
+    // shrank a slide would not, and the slide would run off its bottom),
+    // and emoji become pictures from a CDN. The slides must not differ.
+    const preview = new Marp({ inlineSVG: true }).render(source).html;
+    const remote = preview.match(/\b(?:src|href)="(?:https?:)?\/\/[^"]+"/);
+    if (remote && !rendered.html.includes(remote[0])) throw new Error(`${deck}: with Marp's default settings (VS Code's extension) the deck would load ${remote[0]} from the network: write the emoji or picture otherwise`);
+    const comparable = (html) => html.replace(/data-marpit-scope-[\w-]+/g, 'scope');
+    if (comparable(preview) !== comparable(rendered.html)) {
+      const [ours, theirs] = [rendered.html, preview].map((html) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' '));
+      let at = 0;
+      while (at < ours.length && ours[at] === theirs[at]) at++;
+      const near = (text) => text.slice(Math.max(0, at - 20), at + 40).trim();
+      throw new Error(`${deck}: renders differently with Marp's default settings, as VS Code's extension shows it (it does not render the deck's HTML): "${near(ours)}" here, "${near(theirs)}" there`);
+    }
     // Pictures next to the deck (Slides/timelines/*.svg) go into the page, so
     // it stays one self-contained file; a picture that is missing fails.
     const html = rendered.html.replace(/(<img\b[^>]*?\ssrc=")([^"]+)(")/g, (whole, before, source, after) => {
