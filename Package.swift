@@ -147,11 +147,15 @@ for chapter in chapters {
   // warning, and the runner says how to restore it.
   let root = useSolutions ? "Solutions" : "Chapters"
   // The other chapters' folders are not this target's files; learners'
-  // chapters carry a README, solutions are source files only.
+  // chapters carry their README in English and in Chinese, solutions are
+  // source files only.
   let siblings =
     (try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/" + root)) ?? []
-  let exclude =
-    siblings.filter { $0 != chapter.folder }.sorted() + (useSolutions ? [] : ["\(chapter.folder)/README.md"])
+  let documents =
+    ((try? FileManager.default.contentsOfDirectory(
+      atPath: Context.packageDirectory + "/" + root + "/" + chapter.folder)) ?? [])
+    .filter { $0.hasSuffix(".md") }.sorted().map { "\(chapter.folder)/\($0)" }
+  let exclude = siblings.filter { $0 != chapter.folder }.sorted() + documents
   if let component = chapter.component {
     // The learner writes the checks: their folder is the test target, and the
     // component they check is the course's, in Sources/.

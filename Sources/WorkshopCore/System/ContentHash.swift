@@ -3,7 +3,7 @@ import Synchronization
 
 /// Names file contents: the 64-bit FNV-1a hash, in hex. Not for secrets:
 /// for telling whether a file changed, or is the one the course shipped.
-enum ContentHash {
+package enum ContentHash {
   /// The hash of a file's content; empty for an unreadable file.
   ///
   /// A `check` hashes the course's files several times (what its build

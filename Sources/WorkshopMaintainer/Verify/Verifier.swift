@@ -129,6 +129,7 @@ struct Verifier {
     // 1. Layout.
     write(style.bold("Course layout"))
     checkLayout(tally)
+    checkTranslations(tally)
 
     // 2. Solutions.
     if Sandbox.current == nil { write(style.dim("  note: " + Sandbox.unavailableNote)) }

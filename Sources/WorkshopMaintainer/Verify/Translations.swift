@@ -1,0 +1,228 @@
+import Foundation
+import WorkshopCore
+
+/// The course's Simplified Chinese translations, held to their English
+/// sources so that the two languages cannot drift apart.
+///
+/// A translation sits beside its source (`README.zh-Hans.md` beside
+/// `README.md`; a deck in `Slides/zh-Hans/`) and opens with the line that
+/// records which English text it was made from:
+///
+/// ```
+/// <!-- translated from README.md 4bd211abcc50efe1 -->
+/// ```
+///
+/// `verify` fails when that English text has changed since, and when the
+/// translation lacks something of it that a translation must keep: a
+/// heading, a code block (word for word), inline code (identifiers, file
+/// names, commands), a check name (a list item's bold lead), a number, or a
+/// fixed term of `docs/glossary.zh-Hans.md`.
+struct Translations {
+  var workspace: Workspace
+
+  /// The language code of the translations.
+  static let language = "zh-Hans"
+  static let glossary = "docs/glossary.zh-Hans.md"
+
+  /// A translation and the English file it translates, relative to the course.
+  struct Pair: Equatable {
+    var translation: String
+    var source: String
+  }
+
+  /// Every translation in the course, with its source.
+  func pairs() -> [Pair] {
+    var pairs: [Pair] = []
+    let suffix = ".\(Self.language).md"
+    var candidates = ["README\(suffix)"]
+    for folder in ["Chapters", "docs"] {
+      for name in Files.under(workspace.url(folder)) where name.hasSuffix(suffix) {
+        candidates.append(folder + "/" + name)
+      }
+    }
+    for relative in candidates where relative != Self.glossary {
+      guard FileManager.default.fileExists(atPath: workspace.url(relative).path) else { continue }
+      pairs.append(Pair(translation: relative, source: String(relative.dropLast(suffix.count)) + ".md"))
+    }
+    let decks = "Slides/\(Self.language)"
+    for name in Files.under(workspace.url(decks), suffix: ".md") where !name.contains("/") {
+      pairs.append(Pair(translation: "\(decks)/\(name)", source: "Slides/\(name)"))
+    }
+    return pairs.sorted { $0.translation < $1.translation }
+  }
+
+  /// The first line of a translation made from `source` whose content hashes to `hash`.
+  static func marker(source: String, hash: String) -> String {
+    "<!-- translated from \(source) \(hash) -->"
+  }
+
+  /// What is wrong with the translations, one line each.
+  func problems() -> [String] {
+    let terms = glossaryTerms()
+    var problems: [String] = []
+    for pair in pairs() {
+      let sourceURL = workspace.url(pair.source)
+      guard let english = try? String(contentsOf: sourceURL, encoding: .utf8),
+        let translated = try? String(contentsOf: workspace.url(pair.translation), encoding: .utf8)
+      else {
+        problems.append("\(pair.translation): its English source \(pair.source) is missing")
+        continue
+      }
+      let hash = ContentHash.of(sourceURL, now: Date())
+      problems += Self.problems(
+        translated, of: english, translation: pair.translation, source: pair.source, sourceHash: hash,
+        terms: terms, checks: checkNames())
+    }
+    return problems
+  }
+
+  /// What is wrong with one translation of `english`.
+  static func problems(
+    _ translated: String, of english: String, translation: String, source: String, sourceHash: String,
+    terms: [(english: String, chinese: String)], checks: [String] = []
+  ) -> [String] {
+    var problems: [String] = []
+    let expected = marker(source: source, hash: sourceHash)
+    let first = translated.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+    if let recorded = first.firstMatch(of: #/^<!-- translated from \S+ ([0-9a-f]+) -->$/#) {
+      if recorded.1 != sourceHash {
+        problems.append(
+          "\(translation): \(source) changed since it was translated (from \(recorded.1), now \(sourceHash)):"
+            + " bring the translation up to date, then make its first line \(expected)")
+      }
+    } else {
+      problems.append("\(translation): its first line should say which English it translates: \(expected)")
+    }
+    let (englishText, englishCode) = split(english)
+    let (translatedText, translatedCode) = split(translated)
+
+    let headings = { (text: String) in
+      text.split(separator: "\n").compactMap { line in line.firstMatch(of: #/^(#+) /#).map { $0.1.count } }
+    }
+    if headings(englishText) != headings(translatedText) {
+      problems.append(
+        "\(translation): its headings are not those of \(source) (levels \(headings(translatedText)),"
+          + " English \(headings(englishText)))")
+    }
+    if englishCode != translatedCode {
+      let index =
+        zip(englishCode, translatedCode).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        ?? min(englishCode.count, translatedCode.count)
+      problems.append(
+        "\(translation): code block \(index + 1) differs from \(source)'s (\(translatedCode.count) blocks,"
+          + " English \(englishCode.count)); code is never translated")
+    }
+    // Inline code may wrap onto the next line: compared with its spaces made one.
+    let spans = { (text: String) in
+      Set(
+        text.matches(of: #/`([^`]+)`/#).map {
+          $0.1.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        })
+    }
+    let missingSpans = spans(englishText).subtracting(spans(translatedText)).sorted()
+    if !missingSpans.isEmpty {
+      problems.append(
+        "\(translation): lacks inline code of \(source): "
+          + missingSpans.prefix(5).map { "`\($0)`" }.joined(separator: ", ")
+          + (missingSpans.count > 5 ? " and \(missingSpans.count - 5) more" : ""))
+    }
+    // Check names stay in English: each one the English names is in the translation.
+    let flat = { (text: String) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+    let (englishFlat, translatedFlat) = (flat(englishText), flat(translatedText))
+    for name in checks where englishFlat.contains(name) && !translatedFlat.contains(name) {
+      problems.append("\(translation): lacks the check name \"\(name)\", which stays in English")
+    }
+    let numbers = { (text: String) in
+      Set(text.replacing(#/`[^`]+`/#, with: "").matches(of: #/\b\d+(?:\.\d+)?\b/#).map { String($0.0) })
+    }
+    let missingNumbers = numbers(englishText).subtracting(numbers(translatedText)).sorted()
+    if !missingNumbers.isEmpty {
+      problems.append("\(translation): lacks numbers of \(source): \(missingNumbers.joined(separator: ", "))")
+    }
+    let lowered = englishText.lowercased()
+    for term in terms where lowered.firstMatch(of: wholeWord(term.english)) != nil {
+      if !translatedText.contains(term.chinese) {
+        problems.append(
+          "\(translation): \(source) says \"\(term.english)\", and the glossary's \"\(term.chinese)\" is not used"
+        )
+      }
+    }
+    return problems
+  }
+
+  /// A text's prose and its fenced code blocks (their lines, fences left out).
+  static func split(_ text: String) -> (text: String, code: [String]) {
+    var prose: [Substring] = []
+    var blocks: [String] = []
+    var block: [Substring]?
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
+        if let current = block {
+          blocks.append(current.joined(separator: "\n"))
+          block = nil
+        } else {
+          block = []
+        }
+      } else if block != nil {
+        block?.append(line)
+      } else {
+        prose.append(line)
+      }
+    }
+    return (prose.joined(separator: "\n"), blocks)
+  }
+
+  private static func wholeWord(_ term: String) -> Regex<Substring> {
+    let escaped = NSRegularExpression.escapedPattern(for: term)
+    return (try? Regex<Substring>("(?<![A-Za-z-])" + escaped + "(?![A-Za-z-])")) ?? Regex(verbatim: term)
+  }
+
+  /// Every check's name, as the chapters' test files declare them.
+  func checkNames() -> [String] {
+    var names: [String] = []
+    for chapter in workspace.curriculum.chapters {
+      let folder = workspace.url(workspace.checksFolder(chapter))
+      for file in Files.under(folder, suffix: ".swift") {
+        guard let text = try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8) else {
+          continue
+        }
+        names += text.matches(of: #/@Test\(\s*"((?:[^"\\]|\\.)*)"/#).map {
+          String($0.1).replacingOccurrences(of: "\\\"", with: "\"")
+        }
+      }
+    }
+    return names
+  }
+
+  /// The glossary's fixed terms: its table's rows, English and Chinese.
+  func glossaryTerms() -> [(english: String, chinese: String)] {
+    guard let text = try? String(contentsOf: workspace.url(Self.glossary), encoding: .utf8) else { return [] }
+    return Self.terms(inGlossary: text)
+  }
+
+  static func terms(inGlossary text: String) -> [(english: String, chinese: String)] {
+    text.split(separator: "\n").compactMap { line in
+      let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
+      guard cells.count >= 4, !cells[1].isEmpty, cells[1] != "English", !cells[1].hasPrefix("---") else {
+        return nil
+      }
+      return (cells[1].lowercased(), cells[2])
+    }
+  }
+}
+
+extension Verifier {
+  /// The translations, each held to its English source (see ``Translations``).
+  func checkTranslations(_ tally: Tally) {
+    let translations = Translations(workspace: workspace)
+    let count = translations.pairs().count
+    let problems = translations.problems()
+    tally.item(
+      problems.isEmpty,
+      "the \(count) Chinese translation\(count == 1 ? "" : "s") (\(Translations.language)) match their English:"
+        + " made from it as it is now, with its headings, code, check names, numbers and the glossary's terms",
+      problems)
+  }
+}
