@@ -37,15 +37,20 @@ struct Chapter {
   /// Set when the chapter is compiled as a new Xcode 26 app target is, rather
   /// than with SwiftPM's defaults: see `xcodeAppSettings`.
   var xcodeAppDefaults = false
+  /// The chapter folder's documents, left out of its target. Listed here,
+  /// not read from the folder: SwiftPM reuses a manifest's evaluation while
+  /// its text is the same, so a document added later, unlisted, would break
+  /// the build as "an unexpected input file" until the text changed.
+  var documents = ["README.md"]
   var folder: String { String(format: "%02d-%@", number, name) }
 }
 
 // BEGIN chapters, from curriculum.json by `workshop-instructor dev package`
 let courseChapters: [Chapter] = [
-  Chapter(number: 1, name: "TaskTree"),
+  Chapter(number: 1, name: "TaskTree", documents: ["README.md", "README.zh-Hans.md"]),
   Chapter(number: 2, name: "TaskGroups"),
   Chapter(number: 3, name: "CooperativeCancellation"),
-  Chapter(number: 4, name: "DebouncedSearch"),
+  Chapter(number: 4, name: "DebouncedSearch", documents: ["README.md", "README.zh-Hans.md"]),
   Chapter(number: 5, name: "TaskOwnership"),
   Chapter(number: 6, name: "Continuations"),
   Chapter(number: 7, name: "CancellableBridges"),
@@ -147,15 +152,13 @@ for chapter in chapters {
   // warning, and the runner says how to restore it.
   let root = useSolutions ? "Solutions" : "Chapters"
   // The other chapters' folders are not this target's files; learners'
-  // chapters carry their README in English and in Chinese, solutions are
-  // source files only.
+  // chapters carry their documents (the README, in English and in Chinese),
+  // solutions are source files only.
   let siblings =
     (try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/" + root)) ?? []
-  let documents =
-    ((try? FileManager.default.contentsOfDirectory(
-      atPath: Context.packageDirectory + "/" + root + "/" + chapter.folder)) ?? [])
-    .filter { $0.hasSuffix(".md") }.sorted().map { "\(chapter.folder)/\($0)" }
-  let exclude = siblings.filter { $0 != chapter.folder }.sorted() + documents
+  let exclude =
+    siblings.filter { $0 != chapter.folder }.sorted()
+    + (useSolutions ? [] : chapter.documents.map { "\(chapter.folder)/\($0)" })
   if let component = chapter.component {
     // The learner writes the checks: their folder is the test target, and the
     // component they check is the course's, in Sources/.

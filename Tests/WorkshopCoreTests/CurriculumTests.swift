@@ -109,6 +109,12 @@ struct CurriculumTests {
     let line = try #require(try written.updated(for: curriculum).listedChapters?[1])
     #expect(line.hasSuffix(", component: \"SignupForm\", xcodeAppDefaults: true),"))
 
+    // A chapter that ships more documents than its README lists them, so
+    // that the manifest's text (SwiftPM's cache key) changes with them.
+    curriculum.chapters[1].starter = ["A.swift": "1", "README.md": "2", "README.zh-Hans.md": "3"]
+    let withDocuments = try #require(try written.updated(for: curriculum).listedChapters?[2])
+    #expect(withDocuments.hasSuffix(", documents: [\"README.md\", \"README.zh-Hans.md\"]),"))
+
     #expect(throws: CurriculumError.self) { try PackageManifest(text: "let x = 1\n").updated(for: sample) }
     #expect(PackageManifest(text: "let x = 1\n").listedChapters == nil)
   }

@@ -1,6 +1,8 @@
 import Foundation
 
-/// The chapter list in `Package.swift`, written from `curriculum.json`.
+/// The chapter list in `Package.swift`, written from `curriculum.json`
+/// (each chapter's build settings, and its documents when it ships more
+/// than a README).
 ///
 /// `Package.swift` is plain Swift that reads no file to learn the course:
 /// the chapters sit in it as a literal list between two marker lines. A
@@ -42,6 +44,12 @@ package struct PackageManifest: Sendable, Equatable {
         var fields = ["number: \(chapter.number)", "name: \"\(chapter.name)\""]
         if let component = chapter.component { fields.append("component: \"\(component)\"") }
         if chapter.xcodeAppDefaults { fields.append("xcodeAppDefaults: true") }
+        // Its documents as shipped (the starter's record): the manifest
+        // leaves them out of the target by name.
+        let documents = chapter.starter.keys.filter { $0.hasSuffix(".md") }.sorted()
+        if !documents.isEmpty, documents != ["README.md"] {
+          fields.append("documents: [" + documents.map { "\"\($0)\"" }.joined(separator: ", ") + "]")
+        }
         return "  Chapter(" + fields.joined(separator: ", ") + "),"
       } + ["]"]
   }

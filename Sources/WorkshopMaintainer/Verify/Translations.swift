@@ -139,7 +139,8 @@ struct Translations {
     if !missingNumbers.isEmpty {
       problems.append("\(translation): lacks numbers of \(source): \(missingNumbers.joined(separator: ", "))")
     }
-    let lowered = englishText.lowercased()
+    // Terms in prose: identifiers in inline code (`CancellationError`) are no terms.
+    let lowered = englishText.replacing(#/`[^`]+`/#, with: " ").lowercased()
     for term in terms where lowered.firstMatch(of: wholeWord(term.english)) != nil {
       if !translatedText.contains(term.chinese) {
         problems.append(
@@ -174,7 +175,9 @@ struct Translations {
 
   private static func wholeWord(_ term: String) -> Regex<Substring> {
     let escaped = NSRegularExpression.escapedPattern(for: term)
-    return (try? Regex<Substring>("(?<![A-Za-z-])" + escaped + "(?![A-Za-z-])")) ?? Regex(verbatim: term)
+    // Swift's regexes have no lookbehind: the start of a word is a start of
+    // the text or a character that is not a letter.
+    return (try? Regex<Substring>("(?:^|[^A-Za-z-])" + escaped + "(?![A-Za-z-])")) ?? Regex(verbatim: term)
   }
 
   /// Every check's name, as the chapters' test files declare them.
