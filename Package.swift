@@ -61,7 +61,7 @@ let courseChapters: [Chapter] = [
   Chapter(number: 12, name: "DataRaces"),
   Chapter(number: 13, name: "TestingConcurrency", component: "SignupForm"),
   Chapter(number: 14, name: "WhereCodeRuns", xcodeAppDefaults: true),
-  Chapter(number: 15, name: "SessionLifetime"),
+  Chapter(number: 15, name: "SessionLifetime", documents: ["README.md", "README.zh-Hans.md"]),
 ]
 // END chapters
 
