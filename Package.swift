@@ -48,11 +48,11 @@ struct Chapter {
 // BEGIN chapters, from curriculum.json by `workshop-instructor dev package`
 let courseChapters: [Chapter] = [
   Chapter(number: 1, name: "TaskTree", documents: ["README.md", "README.zh-Hans.md"]),
-  Chapter(number: 2, name: "TaskGroups"),
+  Chapter(number: 2, name: "TaskGroups", documents: ["README.md", "README.zh-Hans.md"]),
   Chapter(number: 3, name: "CooperativeCancellation", documents: ["README.md", "README.zh-Hans.md"]),
   Chapter(number: 4, name: "DebouncedSearch", documents: ["README.md", "README.zh-Hans.md"]),
   Chapter(number: 5, name: "TaskOwnership", documents: ["README.md", "README.zh-Hans.md"]),
-  Chapter(number: 6, name: "Continuations"),
+  Chapter(number: 6, name: "Continuations", documents: ["README.md", "README.zh-Hans.md"]),
   Chapter(number: 7, name: "CancellableBridges"),
   Chapter(number: 8, name: "ActorReentrancy"),
   Chapter(number: 9, name: "SingleFlight"),
