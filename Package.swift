@@ -58,9 +58,9 @@ let courseChapters: [Chapter] = [
   Chapter(number: 9, name: "SingleFlight", documents: ["README.md", "README.zh-Hans.md"]),
   Chapter(number: 10, name: "IdempotentSubmission", documents: ["README.md", "README.zh-Hans.md"]),
   Chapter(number: 11, name: "AsyncStreams", documents: ["README.md", "README.zh-Hans.md"]),
-  Chapter(number: 12, name: "DataRaces"),
-  Chapter(number: 13, name: "TestingConcurrency", component: "SignupForm"),
-  Chapter(number: 14, name: "WhereCodeRuns", xcodeAppDefaults: true),
+  Chapter(number: 12, name: "DataRaces", documents: ["README.md", "README.zh-Hans.md"]),
+  Chapter(number: 13, name: "TestingConcurrency", component: "SignupForm", documents: ["README.md", "README.zh-Hans.md"]),
+  Chapter(number: 14, name: "WhereCodeRuns", xcodeAppDefaults: true, documents: ["README.md", "README.zh-Hans.md"]),
   Chapter(number: 15, name: "SessionLifetime", documents: ["README.md", "README.zh-Hans.md"]),
 ]
 // END chapters
