@@ -100,6 +100,16 @@ struct TranslationsTests {
       ])
   }
 
+  @Test("A line that opens with inline code in four backticks is prose, not a code fence")
+  func inlineFenceIsProse() {
+    let (text, code) = Translations.split(
+      "Quote it as ```` ```swift Sources/A.swift ````, then:\n```swift\nlet a = 1\n```\n```` ```swift sketch ```` is a sketch."
+    )
+    #expect(code == ["let a = 1"])
+    #expect(Translations.inlineCode(in: "a `x` and ```` ```swift y ```` b") == ["x", " ```swift y "])
+    #expect(text.contains("is a sketch"))
+  }
+
   @Test("The glossary's table gives its fixed terms")
   func glossary() {
     let terms = Translations.terms(

@@ -114,10 +114,7 @@ struct Translations {
     }
     // Inline code may wrap onto the next line: compared with its spaces made one.
     let spans = { (text: String) in
-      Set(
-        text.matches(of: #/`([^`]+)`/#).map {
-          $0.1.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        })
+      Set(inlineCode(in: text).map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") })
     }
     let missingSpans = spans(englishText).subtracting(spans(translatedText)).sorted()
     if !missingSpans.isEmpty {
@@ -133,14 +130,14 @@ struct Translations {
       problems.append("\(translation): lacks the check name \"\(name)\", which stays in English")
     }
     let numbers = { (text: String) in
-      Set(text.replacing(#/`[^`]+`/#, with: "").matches(of: #/\b\d+(?:\.\d+)?\b/#).map { String($0.0) })
+      Set(withoutInlineCode(text).matches(of: #/\b\d+(?:\.\d+)?\b/#).map { String($0.0) })
     }
     let missingNumbers = numbers(englishText).subtracting(numbers(translatedText)).sorted()
     if !missingNumbers.isEmpty {
       problems.append("\(translation): lacks numbers of \(source): \(missingNumbers.joined(separator: ", "))")
     }
     // Terms in prose: identifiers in inline code (`CancellationError`) are no terms.
-    let lowered = englishText.replacing(#/`[^`]+`/#, with: " ").lowercased()
+    let lowered = withoutInlineCode(englishText).lowercased()
     for term in terms where lowered.firstMatch(of: wholeWord(term.english)) != nil {
       if !translatedText.contains(term.chinese) {
         problems.append(
@@ -151,13 +148,72 @@ struct Translations {
     return problems
   }
 
+  /// The inline code spans of Markdown prose, as CommonMark reads them: a
+  /// run of backticks opens one, and the next run of as many closes it
+  /// (```` `` `a` `` ```` holds `` `a` ``).
+  static func inlineCode(in text: String) -> [String] {
+    codeSpans(in: text).map { String(text[$0.content]) }
+  }
+
+  /// The prose with its inline code taken out.
+  static func withoutInlineCode(_ text: String) -> String {
+    var result = ""
+    var last = text.startIndex
+    for span in codeSpans(in: text) {
+      result += text[last..<span.whole.lowerBound] + " "
+      last = span.whole.upperBound
+    }
+    return result + text[last...]
+  }
+
+  private static func codeSpans(in text: String) -> [(
+    whole: Range<String.Index>, content: Range<String.Index>
+  )] {
+    var spans: [(whole: Range<String.Index>, content: Range<String.Index>)] = []
+    var index = text.startIndex
+    func run(at start: String.Index) -> String.Index {
+      var end = start
+      while end < text.endIndex, text[end] == "`" { end = text.index(after: end) }
+      return end
+    }
+    while index < text.endIndex {
+      guard text[index] == "`" else {
+        index = text.index(after: index)
+        continue
+      }
+      let openEnd = run(at: index)
+      let width = text.distance(from: index, to: openEnd)
+      var search = openEnd
+      var closed = false
+      while search < text.endIndex {
+        guard text[search] == "`" else {
+          search = text.index(after: search)
+          continue
+        }
+        let closeEnd = run(at: search)
+        if text.distance(from: search, to: closeEnd) == width {
+          spans.append((index..<closeEnd, openEnd..<search))
+          index = closeEnd
+          closed = true
+          break
+        }
+        search = closeEnd
+      }
+      if !closed { index = openEnd }
+    }
+    return spans
+  }
+
   /// A text's prose and its fenced code blocks (their lines, fences left out).
   static func split(_ text: String) -> (text: String, code: [String]) {
     var prose: [Substring] = []
     var blocks: [String] = []
     var block: [Substring]?
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
+      // A fence: backticks, then an info string without any (a line that
+      // opens with ```` `` ```` inline code closes it on the same line).
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.hasPrefix("```"), !trimmed.drop(while: { $0 == "`" }).contains("`") {
         if let current = block {
           blocks.append(current.joined(separator: "\n"))
           block = nil
