@@ -161,6 +161,11 @@ struct SlideStructureTests {
           + " chapter's checks and 1 of those listed",
       ])
     #expect(SlideStructure.number("twenty-two") == 22)
+    let hyphenated = deck("Run `check 01` and note which twenty-two checks fail", "", "")
+    #expect(
+      SlideStructure.countProblems(in: hyphenated, deck: "D", checks: checks, starterFails: starterFails) == [
+        "D: says \"which twenty-two checks fail\", but the starter fails 2"
+      ])
     #expect(SlideStructure.number("7") == 7)
     #expect(SlideStructure.number("several") == nil)
   }
@@ -168,18 +173,24 @@ struct SlideStructureTests {
   @Test("The course's decks have every part, and list their chapters' checks as the checks name themselves")
   func course() throws {
     let workspace = try Workspace.locate(from: URL(fileURLWithPath: #filePath))
-    // Each chapter's check names, as its test files declare them.
-    var checks: [Int: [String]] = [:]
-    for chapter in workspace.curriculum.chapters where !chapter.writesChecks {
-      let folder = workspace.url("Tests/\(chapter.testFolder)")
-      for name in Files.under(folder, suffix: ".swift") {
-        let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-        checks[chapter.number, default: []] += text.matches(of: #/@Test\(\s*"((?:[^"\\]|\\.)*)"/#).map {
-          String($0.1).replacingOccurrences(of: "\\\"", with: "\"")
-        }
-      }
-    }
+    let checks = try declaredCheckNames(workspace)
     #expect(checks.count == workspace.curriculum.chapters.filter { !$0.writesChecks }.count)
     #expect(SlideStructure(workspace: workspace).problems(checks: checks) == [])
   }
+}
+
+/// Each chapter's check names, as its test files declare them (the course
+/// tests' stand-in for the names `verify` takes from the graded solutions).
+func declaredCheckNames(_ workspace: Workspace) throws -> [Int: [String]] {
+  var checks: [Int: [String]] = [:]
+  for chapter in workspace.curriculum.chapters where !chapter.writesChecks {
+    let folder = workspace.url("Tests/\(chapter.testFolder)")
+    for name in Files.under(folder, suffix: ".swift") {
+      let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+      checks[chapter.number, default: []] += text.matches(of: #/@Test\(\s*"((?:[^"\\]|\\.)*)"/#).map {
+        String($0.1).replacingOccurrences(of: "\\\"", with: "\"")
+      }
+    }
+  }
+  return checks
 }

@@ -83,7 +83,8 @@ struct SlideStructure {
     var problems: [String] = []
     let fails = starterFails.count
     for slide in slides {
-      for match in (slide.text + "\n" + slide.notes).matches(of: #/(?i)\b(?:all|which) (\w+) checks fail/#) {
+      for match in (slide.text + "\n" + slide.notes).matches(of: #/(?i)\b(?:all|which) ([\w-]+) checks fail/#)
+      {
         guard let said = number(match.1), said != fails else { continue }
         problems.append("\(deck): says \"\(match.0)\", but the starter fails \(fails)")
       }
@@ -102,13 +103,13 @@ struct SlideStructure {
     }
     for group in groups {
       let listedPass = group.listed.filter { !starterFails.contains($0) }.count
-      for match in group.notes.matches(of: #/(?:^|\n|[.!?]\s+)(\w+) checks\b/#) {
+      for match in group.notes.matches(of: #/(?:^|\n|[.!?]\s+)([\w-]+) checks\b/#) {
         guard let said = number(match.1), said != checks.count, said != group.listed.count else { continue }
         problems.append(
           "\(deck): \"\(group.heading.dropFirst(3))\" says \"\(match.1) checks\", but the chapter has"
             + " \(checks.count) and the slide lists \(group.listed.count)")
       }
-      for match in group.notes.matches(of: #/(?i)the starter passes (\w+)/#) {
+      for match in group.notes.matches(of: #/(?i)the starter passes ([\w-]+)/#) {
         guard let said = number(match.1), said != checks.count - fails, said != listedPass else { continue }
         problems.append(
           "\(deck): \"\(group.heading.dropFirst(3))\" says \"\(match.0)\", but the starter passes"

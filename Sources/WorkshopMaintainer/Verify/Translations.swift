@@ -56,8 +56,9 @@ struct Translations {
     "<!-- translated from \(source) \(hash) -->"
   }
 
-  /// What is wrong with the translations, one line each.
-  func problems() -> [String] {
+  /// What is wrong with the translations, one line each. `checks` are the
+  /// course's check names (from its graded solutions), which stay English.
+  func problems(checks: [String]) -> [String] {
     let terms = glossaryTerms()
     var problems: [String] = []
     for pair in pairs() {
@@ -71,7 +72,7 @@ struct Translations {
       let hash = ContentHash.of(sourceURL, now: Date())
       problems += Self.problems(
         translated, of: english, translation: pair.translation, source: pair.source, sourceHash: hash,
-        terms: terms, checks: checkNames())
+        terms: terms, checks: checks)
     }
     return problems
   }
@@ -236,23 +237,6 @@ struct Translations {
     return (try? Regex<Substring>("(?:^|[^A-Za-z-])" + escaped + "(?![A-Za-z-])")) ?? Regex(verbatim: term)
   }
 
-  /// Every check's name, as the chapters' test files declare them.
-  func checkNames() -> [String] {
-    var names: [String] = []
-    for chapter in workspace.curriculum.chapters {
-      let folder = workspace.url(workspace.checksFolder(chapter))
-      for file in Files.under(folder, suffix: ".swift") {
-        guard let text = try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8) else {
-          continue
-        }
-        names += text.matches(of: #/@Test\(\s*"((?:[^"\\]|\\.)*)"/#).map {
-          String($0.1).replacingOccurrences(of: "\\\"", with: "\"")
-        }
-      }
-    }
-    return names
-  }
-
   /// The glossary's fixed terms: its table's rows, English and Chinese.
   func glossaryTerms() -> [(english: String, chinese: String)] {
     guard let text = try? String(contentsOf: workspace.url(Self.glossary), encoding: .utf8) else { return [] }
@@ -274,10 +258,11 @@ struct Translations {
 
 extension Verifier {
   /// The translations, each held to its English source (see ``Translations``).
-  func checkTranslations(_ tally: Tally) {
+  /// `checks` holds each chapter's check names, from its graded solution.
+  func checkTranslations(_ tally: Tally, checks: [Int: [String]]) {
     let translations = Translations(workspace: workspace)
     let count = translations.pairs().count
-    let problems = translations.problems()
+    let problems = translations.problems(checks: checks.values.flatMap { $0 })
     tally.item(
       problems.isEmpty,
       "the \(count) Chinese translation\(count == 1 ? "" : "s") (\(Translations.language)) match their English:"

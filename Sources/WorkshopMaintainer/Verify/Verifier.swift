@@ -129,7 +129,6 @@ struct Verifier {
     // 1. Layout.
     write(style.bold("Course layout"))
     checkLayout(tally)
-    checkTranslations(tally)
 
     // 2. Solutions.
     if Sandbox.current == nil { write(style.dim("  note: " + Sandbox.unavailableNote)) }
@@ -170,6 +169,7 @@ struct Verifier {
       if !$1.checks.isEmpty { $0[$1.chapter.number] = $1.checks.map(\.name) }
     }
     checkSlides(tally, browser: slides, checks: checkNames)
+    checkTranslations(tally, checks: checkNames)
 
     // 3. Starters.
     write("")
