@@ -124,6 +124,100 @@ struct TranslationsTests {
     let translations = Translations(workspace: workspace)
     #expect(!translations.pairs().isEmpty)
     #expect(!translations.glossaryTerms().isEmpty)
-    #expect(translations.problems(checks: try declaredCheckNames(workspace).values.flatMap { $0 }) == [])
+    let names = try declaredCheckNames(workspace).values.flatMap { $0 }
+    #expect(translations.problems(checks: names) == [])
+    #expect(translations.courseTextProblems(checks: names) == [])
+  }
+}
+
+/// The hints, titles and summaries in Chinese (`curriculum.zh-Hans.json`).
+@Suite("The course's own words in Chinese stay what curriculum.json says")
+struct CourseTextTests {
+  static let hint = "Call `group.cancelAll()` before the 2 loads: cancellation stops the loser."
+  static let curriculum = Curriculum(
+    title: "Workshop",
+    chapters: [
+      Curriculum.Chapter(
+        number: 1, name: "Adder", title: "Adder", summary: "Adds.", files: ["Adder.swift"],
+        hints: [Curriculum.Hint(stringLiteral: hint)], starterFails: [])
+    ])
+  static let terms = [(english: "cancellation", chinese: "取消")]
+
+  /// A faithful translation of every text.
+  static var file: CourseText.File {
+    CourseText.File(
+      language: "zh-Hans",
+      texts: [
+        "title": .init(source: CourseText.hash("Workshop"), text: "工作坊"),
+        "01/title": .init(source: CourseText.hash("Adder"), text: "加法器"),
+        "01/summary": .init(source: CourseText.hash("Adds."), text: "做加法。"),
+        "01/adder/hint 1": .init(
+          source: CourseText.hash(hint), text: "在那 2 个加载之前调用 `group.cancelAll()`：取消会叫停输的一方。"),
+      ])
+  }
+
+  func problems(_ file: CourseText.File) -> [String] {
+    Translations.courseTextProblems(file, of: Self.curriculum, name: "T", terms: Self.terms)
+  }
+
+  @Test("Texts translated from the English as it is now, keeping code, numbers and terms, pass")
+  func faithful() {
+    #expect(problems(Self.file) == [])
+  }
+
+  /// One kind of drift of the course's own words.
+  struct TextDrift: Sendable, CustomTestStringConvertible {
+    var name: String
+    var change: @Sendable (inout CourseText.File) -> Void
+    var said: String
+    var testDescription: String { name }
+  }
+
+  static let drifts = [
+    TextDrift(
+      name: "a hint left out", change: { $0.texts["01/adder/hint 1"] = nil },
+      said: "lacks \"01/adder/hint 1\""),
+    TextDrift(
+      name: "a hint made from other English", change: { $0.texts["01/adder/hint 1"]?.source = "1a2b" },
+      said: "was translated from other English"),
+    TextDrift(
+      name: "a text the course no longer has",
+      change: { $0.texts["01/adder/hint 2"] = .init(source: "0", text: "多余") },
+      said: "which curriculum.json no longer has"),
+    TextDrift(
+      name: "inline code changed",
+      change: { $0.texts["01/adder/hint 1"]?.text = "在那 2 个加载之前调用 `cancelAll()`：取消会叫停输的一方。" },
+      said: "lacks inline code"),
+    TextDrift(
+      name: "a number lost",
+      change: { $0.texts["01/adder/hint 1"]?.text = "在加载之前调用 `group.cancelAll()`：取消会叫停输的一方。" },
+      said: "lacks numbers"),
+    TextDrift(
+      name: "a glossary term not used",
+      change: { $0.texts["01/adder/hint 1"]?.text = "在那 2 个加载之前调用 `group.cancelAll()`：撤销会叫停输的一方。" },
+      said: "the glossary's \"取消\" is not used"),
+    TextDrift(name: "another language", change: { $0.language = "zh-Hant" }, said: "not \"zh-Hans\""),
+  ]
+
+  @Test("Each kind of drift fails with its message", arguments: drifts)
+  func drift(_ drift: TextDrift) {
+    var file = Self.file
+    drift.change(&file)
+    let found = problems(file)
+    #expect(found.contains { $0.contains(drift.said) }, "\(drift.name): \(found)")
+  }
+
+  @Test("A text whose English changed is shown in English, never out of date")
+  func staleFallsBack() {
+    var file = Self.file
+    file.texts["01/summary"]?.source = "1a2b"
+    let text = CourseText(curriculum: Self.curriculum, language: .chinese, texts: file.texts)
+    let chapter = Self.curriculum.chapters[0]
+    #expect(text.summary(chapter) == "Adds.")
+    #expect(text.title(chapter) == "加法器")
+    #expect(text.hint(0, of: chapter.allExercises[0], in: chapter).contains("取消"))
+    #expect(
+      CourseText(curriculum: Self.curriculum, language: .english, texts: file.texts).title(chapter) == "Adder"
+    )
   }
 }

@@ -98,15 +98,23 @@ package struct Workshop {
   /// maintainer's, so that a learner's first run compiles none of their
   /// code; `workshop-instructor` runs them all.
   package var subcommands: SubcommandTable
+  /// The language the runner speaks: `--lang`, else the one remembered for
+  /// the checkout, else the environment's (see ``Language``). Set by
+  /// ``run(_:)`` once it has found the workshop.
+  package var language: Language
+  /// The environment the language is read from when none is chosen.
+  package var environment: [String: String]
 
   package init(
     console: Console = .standard, style: Style = .forStandardOutput(), directory: URL? = nil,
-    subcommands: SubcommandTable
+    subcommands: SubcommandTable, environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     self.console = console
     self.style = style
     self.directory = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     self.subcommands = subcommands
+    self.environment = environment
+    self.language = Language.fromEnvironment(environment)
   }
 
   /// Exit statuses, as swift-argument-parser uses them.
@@ -119,8 +127,11 @@ package struct Workshop {
   /// Runs the command line (without the program name) and returns the exit status.
   package func run(_ arguments: [String]) -> Int32 {
     let invocation: SubcommandTable.Invocation
+    let choice: Language.Choice?
     do {
-      invocation = try subcommands.parse(arguments)
+      let (rest, chosen) = try Language.takeOption(from: arguments)
+      choice = chosen
+      invocation = try subcommands.parse(rest)
     } catch let error as UsageError {
       console.err("error: \(error.message)")
       console.err(subcommands.usage(for: error.subcommand))
@@ -158,10 +169,29 @@ package struct Workshop {
         return ExitCode.failure
       }
       workspace = built
-      console.err(style.dim("note: using the workshop this runner was built from, \(built.root.path)"))
+      console.err(
+        style.dim(
+          "note: "
+            + language("using the workshop this runner was built from, ", "使用构建这个运行器的工作坊，")
+            + built.root.path))
     }
     // Paths in what is printed are relative to where the command ran.
     var here = self
+    let remembered = Language.Remembered(directory: workspace.stateDirectory)
+    switch choice {
+    case .language(let language)?:
+      here.language = language
+      do { try remembered.save(language) } catch {
+        console.err(
+          "warning: cannot remember the language in \(workspace.stateDirectory.path): \(error.localizedDescription)"
+        )
+      }
+    case .auto?:
+      try? remembered.save(nil)
+      here.language = Language.fromEnvironment(environment)
+    case nil:
+      here.language = remembered.load() ?? Language.fromEnvironment(environment)
+    }
     let paths = PathRewriter(root: workspace.root, directory: directory)
     here.console.out = { [console] in console.out(paths.rewrite($0)) }
     here.console.err = { [console] in console.err(paths.rewrite($0)) }
@@ -190,21 +220,30 @@ package struct Workshop {
       }
       let chapter = Whereabouts(workspace: workspace).current()
       if let chapter {
-        console.err(style.dim("Chapter \(chapter.paddedNumber), \(chapter.title): the chapter you are on."))
+        let title = CourseText(workspace: workspace, language: language).title(chapter)
+        console.err(
+          style.dim(
+            language(
+              "Chapter \(chapter.paddedNumber), \(title): the chapter you are on.",
+              "第 \(chapter.paddedNumber) 章，\(title)：你正在做的一章。")))
       }
       return chapter
     }
     if let chapter = workspace.curriculum.chapter(matching: query) { return chapter }
-    var message = "error: no chapter '\(query)'."
+    var message = language("error: no chapter '\(query)'.", "error: 没有章节 '\(query)'。")
     let chapters = workspace.curriculum.chapters
     if let number = Int(query), let first = chapters.first, let last = chapters.last {
-      message =
-        "error: no chapter \(number): this workshop has chapters \(first.paddedNumber) to \(last.paddedNumber)."
+      message = language(
+        "error: no chapter \(number): this workshop has chapters \(first.paddedNumber) to \(last.paddedNumber).",
+        "error: 没有第 \(number) 章：本课程有第 \(first.paddedNumber) 到 \(last.paddedNumber) 章。")
     } else if let guess = workspace.curriculum.suggestion(for: query) {
-      message += " Did you mean \(guess.paddedNumber) (\(guess.title))?"
+      message += language(
+        " Did you mean \(guess.paddedNumber) (\(guess.title))?",
+        "你是想找 \(guess.paddedNumber)（\(guess.title)）吗？")
     }
     console.err(message)
-    console.err("Run 'swift run workshop list' to see every chapter.")
+    console.err(
+      language("Run 'swift run workshop list' to see every chapter.", "运行 'swift run workshop list' 查看所有章节。"))
     return nil
   }
 

@@ -111,6 +111,22 @@ package struct ChapterReport: Sendable, Codable {
     /// A submission graded by `workshop grade` has no folder for the chapter.
     case notHandedIn = "not handed in"
 
+    /// The state in words, as the learner's table shows it. `rawValue`
+    /// stays English: it is what the kept results and class reports store.
+    package func label(_ words: Language) -> String {
+      switch self {
+      case .done: words("done", "已完成")
+      case .inProgress: words("in progress", "进行中")
+      case .notStarted: words("not started", "未开始")
+      case .doesNotCompile: words("does not compile", "编译失败")
+      case .crashed: words("crashed", "崩溃")
+      case .timedOut: words("timed out", "超时")
+      case .noChecks: words("no checks ran", "没有检查运行")
+      case .raceCheckNotRun: words("race check not run", "竞争检查未运行")
+      case .notHandedIn: words("not handed in", "未提交")
+      }
+    }
+
     /// Where a learner is with a chapter, in three steps: what the class
     /// page counts per chapter to tell "stuck" from "not there yet".
     package enum Progress: Sendable {

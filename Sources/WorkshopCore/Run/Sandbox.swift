@@ -75,14 +75,23 @@ package struct Sandbox: Sendable, Equatable {
   }()
 
   /// The one line the runner says when code under test is not sandboxed.
-  package static var unavailableNote: String {
+  package static var unavailableNote: String { unavailableNote(.english) }
+
+  /// ``unavailableNote`` in the learner's language.
+  package static func unavailableNote(_ words: Language) -> String {
     #if os(Linux)
       if ProcessInfo.processInfo.environment["WORKSHOP_NO_SANDBOX"] == "1" {
-        return "not sandboxed: WORKSHOP_NO_SANDBOX=1; checks run with your permissions."
+        return words(
+          "not sandboxed: WORKSHOP_NO_SANDBOX=1; checks run with your permissions.",
+          "没有沙箱：设置了 WORKSHOP_NO_SANDBOX=1；检查以你的权限运行。")
       }
-      return "not sandboxed: install bubblewrap (apt-get install bubblewrap) to run checks in a sandbox."
+      return words(
+        "not sandboxed: install bubblewrap (apt-get install bubblewrap) to run checks in a sandbox.",
+        "没有沙箱：安装 bubblewrap（apt-get install bubblewrap）后检查会在沙箱里运行。")
     #else
-      return "not sandboxed: macOS has no sandbox the grader can use; checks run with your permissions."
+      return words(
+        "not sandboxed: macOS has no sandbox the grader can use; checks run with your permissions.",
+        "没有沙箱：macOS 上没有评分器能用的沙箱；检查以你的权限运行。")
     #endif
   }
 

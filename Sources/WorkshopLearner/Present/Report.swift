@@ -8,12 +8,19 @@ struct Report: Sendable {
   var workspace: Workspace
   /// What was graded: the learner's chapters or the solutions.
   var variant: Variant
+  /// The language of the report's own words (see ``Language``).
+  var words: Language
 
-  init(style: Style, workspace: Workspace, variant: Variant = .chapters) {
+  init(style: Style, workspace: Workspace, variant: Variant = .chapters, words: Language = .english) {
     self.style = style
     self.workspace = workspace
     self.variant = variant
+    self.words = words
+    course = CourseText(workspace: workspace, language: words)
   }
+
+  /// The course's own text (titles, summaries) in the report's language.
+  private let course: CourseText
 
   /// A `workshop` command line, with `--solutions` when grading the solutions.
   private func workshop(_ arguments: String) -> String {
@@ -37,21 +44,24 @@ struct Report: Sendable {
 
   /// The widest chapter title of the course, which sets the table's column.
   private var titleWidth: Int {
-    max(7, workspace.curriculum.chapters.map(\.title.count).max() ?? 0)
+    max(7, workspace.curriculum.chapters.map { Columns.width(of: course.title($0)) }.max() ?? 0)
   }
 
   /// The table's title and column names.
   var progressHeader: String {
     [
-      style.bold(workspace.curriculum.title) + style.dim(" · progress"), "",
-      "  " + style.dim(pad("#", 4) + pad("Chapter", titleWidth + 2) + pad("Checks", 9) + "State"),
+      style.bold(course.courseTitle) + style.dim(words(" · progress", " · 进度")), "",
+      "  "
+        + style.dim(
+          pad("#", 4) + pad(words("Chapter", "章节"), titleWidth + 2) + pad(words("Checks", "检查"), 9)
+            + words("State", "状态")),
     ].joined(separator: "\n")
   }
 
   /// One chapter's row of the table.
   func progressRow(_ report: ChapterReport) -> String {
     let checks = report.checks.isEmpty ? "–" : "\(report.passed)/\(report.total)"
-    return "  " + pad(report.chapter.paddedNumber, 4) + pad(report.chapter.title, titleWidth + 2)
+    return "  " + pad(report.chapter.paddedNumber, 4) + pad(course.title(report.chapter), titleWidth + 2)
       + pad(checks, 9) + state(report) + raceNote(report) + versionsNote(report)
   }
 
@@ -65,18 +75,31 @@ struct Report: Sendable {
     let shipped = reports.reduce(0) { $0 + $1.passedAsShipped }
     lines.append("")
     lines.append(
-      "Progress: \(done) of \(reports.count) chapters done · \(passed) of \(total) checks pass"
-        + style.dim(" (the untouched starters pass \(shipped))"))
+      words(
+        "Progress: \(done) of \(reports.count) chapters done · \(passed) of \(total) checks pass",
+        "进度：\(reports.count) 章完成 \(done) 章 · \(total) 项检查通过 \(passed) 项")
+        + style.dim(words(" (the untouched starters pass \(shipped))", "（未改动的初始代码通过 \(shipped) 项）")))
     let kept = reports.filter { reused.contains($0.chapter.number) }.map(\.chapter.paddedNumber)
     let graded = reports.filter { !reused.contains($0.chapter.number) }.map(\.chapter.paddedNumber)
     if !kept.isEmpty {
       let what =
         graded.isEmpty
-        ? "Nothing changed since the last grading, so nothing ran again"
+        ? words(
+          "Nothing changed since the last grading, so nothing ran again",
+          "自上次评分以来没有任何改动，所以没有重新运行")
         : graded.count <= kept.count
-          ? "Graded now: \(graded.joined(separator: ", ")); the other chapters are unchanged since their last grading, so they did not run again"
-          : "Chapters \(kept.joined(separator: ", ")): unchanged since their last grading, so they did not run again"
-      lines.append(style.dim(what + "; `swift run workshop check NN` grades a chapter anew."))
+          ? words(
+            "Graded now: \(graded.joined(separator: ", ")); the other chapters are unchanged since their last grading, so they did not run again",
+            "本次评分：\(graded.joined(separator: "、"))；其余各章自上次评分以来没有改动，没有重新运行")
+          : words(
+            "Chapters \(kept.joined(separator: ", ")): unchanged since their last grading, so they did not run again",
+            "第 \(kept.joined(separator: "、")) 章：自上次评分以来没有改动，没有重新运行")
+      lines.append(
+        style.dim(
+          what
+            + words(
+              "; `swift run workshop check NN` grades a chapter anew.",
+              "；`swift run workshop check NN` 会重新评分一章。")))
     }
     lines.append("")
     lines.append(next(current))
@@ -90,14 +113,19 @@ struct Report: Sendable {
     let passed = reports.reduce(0) { $0 + $1.passed }
     let total = reports.reduce(0) { $0 + $1.total }
     var line =
-      (focus == nil ? "Chapters" : "Other chapters") + ": \(done) of \(others.count) done · "
-      + "\(passed) of \(total) checks pass in all"
+      focus == nil
+      ? words(
+        "Chapters: \(done) of \(others.count) done · \(passed) of \(total) checks pass in all",
+        "各章：\(others.count) 章完成 \(done) 章 · 共 \(total) 项检查通过 \(passed) 项")
+      : words(
+        "Other chapters: \(done) of \(others.count) done · \(passed) of \(total) checks pass in all",
+        "其他各章：\(others.count) 章完成 \(done) 章 · 共 \(total) 项检查通过 \(passed) 项")
     let broken = others.filter { $0.state == .doesNotCompile }
     if !broken.isEmpty {
       line +=
-        " · " + style.red("does not compile: ")
+        " · " + style.red(words("does not compile: ", "编译失败："))
         + broken.map { $0.chapter.paddedNumber + (errorLocation($0).map { " (\($0))" } ?? "") }
-        .joined(separator: ", ")
+        .joined(separator: words(", ", "、"))
     }
     return line
   }
@@ -114,32 +142,45 @@ struct Report: Sendable {
   /// when every chapter is done) and what to do about it.
   func next(_ current: ChapterReport?) -> String {
     guard let report = current else {
-      return style.green("Every chapter is done. Well played!")
-        + " Compare your code with Solutions/, or read the slides in Slides/ again."
+      return style.green(words("Every chapter is done. Well played!", "所有章节都完成了，干得漂亮！"))
+        + words(
+          " Compare your code with Solutions/, or read the slides in Slides/ again.",
+          "可以把你的代码和 Solutions/ 对照，或者再看一遍 Slides/ 里的幻灯片。")
     }
     let chapter = report.chapter
     var lines = [
-      style.bold("Next:") + " chapter \(chapter.paddedNumber), \(chapter.title)"
+      style.bold(words("Next:", "下一步：")) + words(" chapter ", "第 ") + chapter.paddedNumber
+        + words(", ", " 章，") + course.title(chapter)
     ]
     switch report.state {
     case .doesNotCompile:
-      lines.append("  It does not compile yet:")
+      lines.append(words("  It does not compile yet:", "  它还编译不过："))
       lines += indent(report.compileErrors.first ?? "", by: 4)
     case .crashed:
-      lines.append("  Its checks crashed: \(firstLine(report.crash))")
+      lines.append(words("  Its checks crashed: ", "  它的检查崩溃了：") + firstLine(report.crash))
       if let check = report.checks.first(where: { $0.status == .interrupted }) {
-        lines.append("  while running: \(check.name)")
+        lines.append(words("  while running: ", "  当时在运行：") + check.name)
       }
     case .timedOut:
       let stuck = report.checks.filter { $0.status == .interrupted }.map(\.name)
+      let limit = Grader.seconds(report.timeLimit ?? 0)
+      let named = stuck.prefix(2).joined(separator: ", ") + (stuck.count > 2 ? ", …" : "")
       lines.append(
         stuck.isEmpty
-          ? "  Its checks did not finish within \(Grader.seconds(report.timeLimit ?? 0))."
-          : "  \(stuck.count == 1 ? "A check does" : "\(stuck.count) checks do") not finish on \(stuck.count == 1 ? "its" : "their") own within \(Grader.seconds(report.timeLimit ?? 0)): \(stuck.prefix(2).joined(separator: ", "))\(stuck.count > 2 ? ", …" : "")."
-      )
+          ? words("  Its checks did not finish within \(limit).", "  它的检查没有在 \(limit) 内结束。")
+          : stuck.count == 1
+            ? words(
+              "  A check does not finish on its own within \(limit): \(named).",
+              "  有 1 项检查单独运行也没有在 \(limit) 内结束：\(named)。")
+            : words(
+              "  \(stuck.count) checks do not finish on their own within \(limit): \(named).",
+              "  有 \(stuck.count) 项检查单独运行也没有在 \(limit) 内结束：\(named)。"))
     case .raceCheckNotRun:
       if case .notRun(let reason)? = report.raceCheck {
-        lines.append("  Every check passes, but the race check could not run: \(reason).")
+        lines.append(
+          words(
+            "  Every check passes, but the race check could not run: \(reason).",
+            "  所有检查都通过了，但竞争检查没能运行：\(reason)。"))
       }
     default:
       if let check = report.failing.first {
@@ -147,8 +188,11 @@ struct Report: Sendable {
       }
     }
     lines.append(
-      "  Open \(style.cyan(workspace.exerciseFiles(chapter, in: variant))), then run "
-        + workshop("watch \(chapter.paddedNumber)") + ": it grades the chapter again on every save.")
+      words(
+        "  Open \(style.cyan(workspace.exerciseFiles(chapter, in: variant))), then run "
+          + workshop("watch \(chapter.paddedNumber)") + ": it grades the chapter again on every save.",
+        "  打开 \(style.cyan(workspace.exerciseFiles(chapter, in: variant)))，然后运行 "
+          + workshop("watch \(chapter.paddedNumber)") + "：每次保存都会重新评分这一章。"))
     return lines.joined(separator: "\n")
   }
 
@@ -160,20 +204,27 @@ struct Report: Sendable {
   func chapterDetail(
     _ report: ChapterReport, pointers: [String: CodePointer.Found] = [:], watching: Bool = false
   ) -> String {
-    let again = watching ? "save" : "run " + workshop("check \(report.chapter.paddedNumber)") + " again"
+    let again =
+      watching
+      ? words("save", "保存")
+      : words("run ", "重新运行 ") + workshop("check \(report.chapter.paddedNumber)")
+        + words(" again", "")
     let chapter = report.chapter
     var lines = [
-      style.bold("Chapter \(chapter.paddedNumber) · \(chapter.title)")
-        + style.dim("  (\(report.state.rawValue))"),
-      style.dim(chapter.summary), "",
+      style.bold(
+        words("Chapter \(chapter.paddedNumber) · ", "第 \(chapter.paddedNumber) 章 · ") + course.title(chapter))
+        + style.dim(words("  (\(report.state.label(words)))", "（\(report.state.label(words))）")),
+      style.dim(course.summary(chapter)), "",
     ]
     if !report.compileErrors.isEmpty {
       let refused = report.compileErrors.contains { $0.hasSuffix(Builder.refusal) }
       lines.append(
         style.red(
           refused
-            ? "It is not built: it holds what no exercise needs, and a chapter may not."
-            : "It does not compile:"))
+            ? words(
+              "It is not built: it holds what no exercise needs, and a chapter may not.",
+              "没有构建：其中有任何练习都用不到、章节里也不允许出现的内容。")
+            : words("It does not compile:", "编译失败：")))
       for error in report.compileErrors { lines += indent(error, by: 2) }
       lines.append("")
       // Files that are gone are restored, not fixed.
@@ -183,13 +234,21 @@ struct Report: Sendable {
         // files were there, and warns about the target it finds empty.
         lines.append(
           style.dim(
-            "If SwiftPM warned that source files for target \(chapter.codeModule) should be under Sources/, that is the same missing code: the warning goes once it is back."
-          ))
+            words(
+              "If SwiftPM warned that source files for target \(chapter.codeModule) should be under Sources/, that is the same missing code: the warning goes once it is back.",
+              "如果 SwiftPM 警告 target \(chapter.codeModule) 的源文件应放在 Sources/ 下，说的是同一份缺失的代码：代码恢复后警告就会消失。"
+            )))
       }
+      let files = style.cyan(workspace.exerciseFiles(chapter, in: variant))
       lines.append(
         gone
-          ? "Run \(style.cyan("`\(Builder.resetCommand(chapter))`")) to get the chapter's files back (what is there now is backed up first), then \(again)."
-          : "\(refused ? "Remove what is named above from" : "Fix the error above in") \(style.cyan(workspace.exerciseFiles(chapter, in: variant))), then \(again)."
+          ? words(
+            "Run \(style.cyan("`\(Builder.resetCommand(chapter))`")) to get the chapter's files back (what is there now is backed up first), then \(again).",
+            "运行 \(style.cyan("`\(Builder.resetCommand(chapter))`")) 取回这一章的文件（现有内容会先备份），然后\(again)。")
+          : refused
+            ? words(
+              "Remove what is named above from \(files), then \(again).", "从 \(files) 中删掉上面指出的内容，然后\(again)。")
+            : words("Fix the error above in \(files), then \(again).", "修正 \(files) 中上面的错误，然后\(again)。")
       )
       return lines.joined(separator: "\n")
     }
@@ -198,31 +257,38 @@ struct Report: Sendable {
     var shown: [String: String] = [:]
     for check in report.checks {
       if check.status == .failed || check.status == .interrupted, !check.issues.isEmpty {
-        let words = check.issues.map(\.description).joined(separator: "\n")
-        if let first = shown[words] {
+        let said = check.issues.map(\.description).joined(separator: "\n")
+        if let first = shown[said] {
           lines.append("  " + style.mark(false) + " " + check.name)
           lines += pointer(pointers[check.id])
-          lines.append("      " + style.dim("Failed the same way as “\(first)” above."))
+          lines.append(
+            "      " + style.dim(words("Failed the same way as “\(first)” above.", "失败方式与上面的 “\(first)” 相同。"))
+          )
           continue
         }
-        shown[words] = check.name
+        shown[said] = check.name
       }
       switch check.status {
       case .passed:
         lines.append("  " + style.mark(true) + " " + check.name)
       case .skipped:
-        lines.append("  " + style.dim("- \(check.name) (skipped)"))
+        lines.append("  " + style.dim("- \(check.name)" + words(" (skipped)", "（已跳过）")))
       case .undecided:
         // Neither passed nor failed: the machine decided nothing.
-        lines.append("  " + style.yellow("?") + " " + check.name + style.yellow("  (undecided)"))
         lines.append(
-          "      The machine was too busy for this check's threads to meet, even run again alone"
-            + " with more time: nothing was decided about your code. Run it again when the machine is quieter."
+          "  " + style.yellow("?") + " " + check.name + style.yellow(words("  (undecided)", "（未判定）")))
+        lines.append(
+          words(
+            "      The machine was too busy for this check's threads to meet, even run again alone"
+              + " with more time: nothing was decided about your code. Run it again when the machine is quieter.",
+            "      机器太忙，这项检查的线程没能会合，单独放宽时间重跑也一样：关于你的代码什么也没有判定。"
+              + "等机器空闲些再运行一次。")
         )
       case .interrupted:
-        lines.append("  " + style.mark(false) + " " + check.name + style.red("  (no result)"))
+        lines.append(
+          "  " + style.mark(false) + " " + check.name + style.red(words("  (no result)", "（没有结果）")))
         lines += pointer(pointers[check.id])
-        for issue in check.issues { lines += indent(issue.description, by: 6) }
+        for issue in check.issues { lines += indent(wording(issue), by: 6) }
       case .failed:
         lines.append("  " + style.mark(false) + " " + check.name)
         lines += pointer(pointers[check.id])
@@ -245,7 +311,9 @@ struct Report: Sendable {
             lines.append(
               "      "
                 + style.dim(
-                  "And \(otherCases.count) more cases failed: \(otherCases.joined(separator: "; ")).")
+                  words(
+                    "And \(otherCases.count) more cases failed: \(otherCases.joined(separator: "; ")).",
+                    "另有 \(otherCases.count) 个用例失败：\(otherCases.joined(separator: "；"))。"))
             )
           }
         }
@@ -257,9 +325,9 @@ struct Report: Sendable {
             let same = issue.rewording {
               $0.replacingOccurrences(of: verdict.transcript, with: "(same events as above)")
             }
-            lines += indent(same.description, by: 6)
+            lines += indent(wording(same), by: 6)
           } else {
-            lines += indent(issue.description, by: 6)
+            lines += indent(wording(issue), by: 6)
           }
           previousLog = log
         }
@@ -274,39 +342,71 @@ struct Report: Sendable {
       // watchdog), so it is not suggested here.
       lines.append("")
       lines.append(
-        "The chapter's run did not finish, so each check it had not finished ran again on its own."
-          + " Look first for an endless loop, or a lock or semaphore held across an await, in your code;"
-          + " `swift test` would stop at the first check that is stuck.")
+        words(
+          "The chapter's run did not finish, so each check it had not finished ran again on its own."
+            + " Look first for an endless loop, or a lock or semaphore held across an await, in your code;"
+            + " `swift test` would stop at the first check that is stuck.",
+          "这一章的运行没有结束，所以每项没跑完的检查都单独重跑了一次。"
+            + "先在你的代码里找死循环，或者跨 await 持有的锁或信号量；"
+            + "`swift test` 会停在第一项卡住的检查上。"))
     } else if report.crash != nil {
       lines.append("")
       lines.append(
-        "The chapter's run did not finish, so each check it had not finished ran again on its own. Run "
-          + style.command("swift test --filter \(chapter.testModule)") + " to see the whole output.")
+        words(
+          "The chapter's run did not finish, so each check it had not finished ran again on its own. Run "
+            + style.command("swift test --filter \(chapter.testModule)") + " to see the whole output.",
+          "这一章的运行没有结束，所以每项没跑完的检查都单独重跑了一次。运行 "
+            + style.command("swift test --filter \(chapter.testModule)") + " 可以看到完整输出。"))
     }
     lines.append("")
     let undecided = report.scored.filter { $0.status == .undecided }.count
     lines.append(
-      "\(report.passed) of \(report.total) checks pass."
-        + (undecided > 0 ? style.yellow(" \(undecided) could not decide: neither passed nor failed.") : "")
+      words(
+        "\(report.passed) of \(report.total) checks pass.", "\(report.total) 项检查通过 \(report.passed) 项。")
+        + (undecided > 0
+          ? style.yellow(
+            words(
+              " \(undecided) could not decide: neither passed nor failed.", "\(undecided) 项未能判定：既不算通过也不算失败。"))
+          : "")
         + (report.passedAsShipped > 0
-          ? style.dim(" The untouched starter passes \(report.passedAsShipped).") : ""))
+          ? style.dim(
+            words(
+              " The untouched starter passes \(report.passedAsShipped).",
+              "未改动的初始代码通过 \(report.passedAsShipped) 项。"))
+          : ""))
+    let files = style.cyan(workspace.exerciseFiles(chapter, in: variant))
     if report.state == .done {
       lines.append(
-        style.green("Chapter \(chapter.paddedNumber) is done!") + " Compare with the reference: "
-          + workshop("solution \(chapter.paddedNumber)") + ". Then run " + workshop("")
-          + " to see what is next.")
+        style.green(words("Chapter \(chapter.paddedNumber) is done!", "第 \(chapter.paddedNumber) 章完成了！"))
+          + words(" Compare with the reference: ", "和参考答案对照：")
+          + workshop("solution \(chapter.paddedNumber)") + words(". Then run ", "。然后运行 ") + workshop("")
+          + words(" to see what is next.", " 看下一步做什么。"))
     } else if variant == .solutions {
-      lines.append(
-        "The reference solution fails: fix \(style.cyan(workspace.exerciseFiles(chapter, in: variant))).")
+      lines.append(words("The reference solution fails: fix \(files).", "参考答案没有通过：修正 \(files)。"))
     } else {
       lines.append(
-        "Edit \(style.cyan(workspace.exerciseFiles(chapter, in: variant))) and \(watching ? "save" : "run this again"). Stuck? "
+        (watching
+          ? words("Edit \(files) and save. Stuck? ", "修改 \(files) 并保存。卡住了？")
+          : words("Edit \(files) and run this again. Stuck? ", "修改 \(files) 后再运行一次。卡住了？"))
           + workshop("hint \(chapter.paddedNumber)"))
     }
     return lines.joined(separator: "\n")
   }
 
   // MARK: - Helpers
+
+  /// An issue's words as shown: in Chinese, a verdict's labels are
+  /// translated ("Expected:" becomes "预期："); its values, the behaviour
+  /// and the recorded events are the check's data and stay as recorded.
+  private func wording(_ issue: CheckIssue) -> String {
+    guard words == .chinese else { return issue.description }
+    var text = issue.description.replacingOccurrences(of: "(same events as above)", with: "（事件同上）")
+    if let verdict = issue.verdict {
+      text = text.replacingOccurrences(of: verdict.headline, with: VerdictWords.chinese.headline(verdict))
+        .replacingOccurrences(of: verdict.transcript, with: VerdictWords.chinese.transcript(verdict))
+    }
+    return text
+  }
 
   /// The learner's `file:line:col` for a failing check, on a line of its
   /// own under the check's name (editors' problem matchers read the pair).
@@ -318,15 +418,17 @@ struct Report: Sendable {
   private func state(_ report: ChapterReport) -> String {
     let state = report.state
     switch state {
-    case .done: return style.green("done ✓")
-    case .inProgress: return style.yellow("in progress")
+    case .done: return style.green(state.label(words) + " ✓")
+    case .inProgress: return style.yellow(state.label(words))
     case .notStarted:
       // The starter passes some checks: say so, or "7/15 not started" reads as a contradiction.
-      return "not started" + (report.passed > 0 ? style.dim(" (\(report.passed) pass as shipped)") : "")
+      return state.label(words)
+        + (report.passed > 0
+          ? style.dim(words(" (\(report.passed) pass as shipped)", "（初始代码就通过 \(report.passed) 项）")) : "")
     case .doesNotCompile:
-      return style.red(state.rawValue) + (errorLocation(report).map { ": " + style.cyan($0) } ?? "")
+      return style.red(state.label(words)) + (errorLocation(report).map { ": " + style.cyan($0) } ?? "")
     case .crashed, .timedOut, .noChecks, .raceCheckNotRun, .notHandedIn:
-      return style.red(state.rawValue)
+      return style.red(state.label(words))
     }
   }
 
@@ -334,16 +436,16 @@ struct Report: Sendable {
   private func raceNote(_ report: ChapterReport) -> String {
     switch report.raceCheck {
     case nil, .notRun?: ""
-    case .waiting?: style.dim(" · TSan once all pass")
-    case .clean?: style.dim(" · TSan: no race")
-    case .failed?: style.red(" · fails under TSan")
+    case .waiting?: style.dim(words(" · TSan once all pass", " · 全部通过后跑 TSan"))
+    case .clean?: style.dim(words(" · TSan: no race", " · TSan：没有竞争"))
+    case .failed?: style.red(words(" · fails under TSan", " · TSan 下失败"))
     }
   }
 
   /// What the table adds for a chapter whose checks the learner writes,
   /// while grading them against the component's versions waits for a start.
   private func versionsNote(_ report: ChapterReport) -> String {
-    report.versionsPending ? style.dim(" · versions once started") : ""
+    report.versionsPending ? style.dim(words(" · versions once started", " · 开始后再跑版本检查")) : ""
   }
 
   /// The line `check` prints under a race-checked chapter's checks.
@@ -352,16 +454,29 @@ struct Report: Sendable {
     case nil: nil
     case .waiting?:
       style.dim(
-        "Once every check passes, they run again under ThreadSanitizer: the chapter is done when it finds no data race."
+        words(
+          "Once every check passes, they run again under ThreadSanitizer: the chapter is done when it finds no data race.",
+          "所有检查通过后，会在 ThreadSanitizer 下再跑一遍：没有发现数据竞争，这一章才算完成。")
       )
-    case .clean?: style.mark(true) + " No data race: every check passed again under ThreadSanitizer."
-    case .failed?: style.mark(false) + " Under ThreadSanitizer, the checks marked ✗ above failed."
-    case .notRun(let reason)?: style.mark(false) + " The race check could not run: \(reason)."
+    case .clean?:
+      style.mark(true)
+        + words(
+          " No data race: every check passed again under ThreadSanitizer.",
+          " 没有数据竞争：所有检查在 ThreadSanitizer 下再次通过。")
+    case .failed?:
+      style.mark(false)
+        + words(
+          " Under ThreadSanitizer, the checks marked ✗ above failed.", " 在 ThreadSanitizer 下，上面标 ✗ 的检查失败了。")
+    case .notRun(let reason)?:
+      style.mark(false) + words(" The race check could not run: \(reason).", " 竞争检查没能运行：\(reason)。")
     }
   }
 
+  /// `text` followed by spaces to `width` terminal columns (a Chinese
+  /// character takes two: see ``Columns``).
   private func pad(_ text: String, _ width: Int) -> String {
-    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    let columns = Columns.width(of: text)
+    return columns >= width ? text + " " : text + String(repeating: " ", count: width - columns)
   }
 
   private func indent(_ text: String, by count: Int) -> [String] {

@@ -9,11 +9,15 @@ struct ListCommand: Subcommand, Equatable {
   init(parsing arguments: ParsedArguments) throws {}
 
   func run(_ workshop: Workshop, in workspace: Workspace) -> Int32 {
-    let width = workspace.curriculum.chapters.map(\.title.count).max() ?? 0
-    for chapter in workspace.curriculum.chapters {
-      let title = chapter.title + String(repeating: " ", count: width - chapter.title.count)
+    let text = CourseText(workspace: workspace, language: workshop.language)
+    let chapters = workspace.curriculum.chapters
+    let width = chapters.map { Columns.width(of: text.title($0)) }.max() ?? 0
+    for chapter in chapters {
+      let title = text.title(chapter)
+      let padded = title + String(repeating: " ", count: width - Columns.width(of: title))
       workshop.console.out(
-        "\(chapter.paddedNumber)  \(workshop.style.bold(title))  \(workshop.style.dim(chapter.summary))")
+        "\(chapter.paddedNumber)  \(workshop.style.bold(padded))  \(workshop.style.dim(text.summary(chapter)))"
+      )
     }
     return Workshop.ExitCode.success
   }

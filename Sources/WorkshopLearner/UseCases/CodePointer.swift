@@ -24,6 +24,8 @@ import WorkshopCore
 struct CodePointer {
   var workspace: Workspace
   var variant: Variant
+  /// The language of what it says is at the place (a declaration's name stays as written).
+  var words: Language = .english
 
   /// Where each failing or interrupted check of `report` points, by check ID.
   func pointers(_ report: ChapterReport) -> [String: Found] {
@@ -42,7 +44,7 @@ struct CodePointer {
     let folder = workspace.codeFolder(chapter, variant)
     // 1. A place the grader found.
     if let found = check.issues.lazy.compactMap(\.codeLocation).first {
-      return (found, "where it races")
+      return (found, words("where it races", "竞争发生处"))
     }
     // What the Swift runtime said, the one text here not the kit's or the grader's.
     let said = check.issues.flatMap { $0.runtimeSaid + ($0.verdict?.runtimeSaid ?? []) }.joined(
@@ -52,7 +54,7 @@ struct CodePointer {
     where String(match.output.1) == chapter.codeModule
       && FileManager.default.fileExists(atPath: workspace.url(folder + "/" + match.output.2).path)
     {
-      return ("\(folder)/\(match.output.2):\(match.output.3)", "where it stopped")
+      return ("\(folder)/\(match.output.2):\(match.output.3)", words("where it stopped", "停下的地方"))
     }
     // 1. Where the crashed thread stopped, from the runtime's backtrace:
     //    `Stopped at 06-Continuations/ProfileBridge.swift:48, in ...`.
@@ -60,7 +62,7 @@ struct CodePointer {
     where String(match.output.1) == chapter.folder
       && FileManager.default.fileExists(atPath: workspace.url(folder + "/" + match.output.2).path)
     {
-      return ("\(folder)/\(match.output.2):\(match.output.3)", "where it stopped")
+      return ("\(folder)/\(match.output.2):\(match.output.3)", words("where it stopped", "停下的地方"))
     }
     // 2. A function named by the runtime or the kit.
     let unfinished = check.issues.lazy.compactMap { $0.verdict?.unfinished }.first.map {
@@ -87,8 +89,10 @@ struct CodePointer {
     guard let file = exercise?.file, !file.isEmpty else { return nil }
     let path = folder + "/" + file
     guard FileManager.default.fileExists(atPath: workspace.url(path).path) else { return nil }
-    if let line = lineNumber(in: path, of: "TODO:") { return ("\(path):\(line)", "the TODO there") }
-    return ("\(path):1", "the exercise's file")
+    if let line = lineNumber(in: path, of: "TODO:") {
+      return ("\(path):\(line)", words("the TODO there", "那里的 TODO"))
+    }
+    return ("\(path):1", words("the exercise's file", "练习的文件"))
   }
 
   /// The first line of a file containing `needle`, counted from 1.

@@ -6,7 +6,7 @@ import WorkshopCore
 /// remember of the learner's progress.
 extension Workshop {
   func progress(_ workspace: Workspace, _ options: GradingOptions) -> Int32 {
-    let report = Report(style: style, workspace: workspace, variant: options.variant)
+    let report = Report(style: style, workspace: workspace, variant: options.variant, words: language)
     let console = self.console
     // The console clears the status line before each line it prints.
     let rows = TableRows(chapters: workspace.curriculum.chapters, header: report.progressHeader) { line in
@@ -30,9 +30,10 @@ extension Workshop {
     guard let (reports, _) = grade(workspace, options, chapters: [chapter]), let report = reports.first else {
       return ExitCode.failure
     }
-    let pointers = CodePointer(workspace: workspace, variant: options.variant).pointers(report)
+    let pointers = CodePointer(workspace: workspace, variant: options.variant, words: language).pointers(
+      report)
     console.out(
-      Report(style: style, workspace: workspace, variant: options.variant).chapterDetail(
+      Report(style: style, workspace: workspace, variant: options.variant, words: language).chapterDetail(
         report, pointers: pointers))
     if timeline, writeTimelines(report, workspace, options.variant) != ExitCode.success {
       return ExitCode.failure
@@ -87,7 +88,7 @@ extension Workshop {
       }
       reports = record.keep(reports, showing: shown)
       console.clearStatus()
-      if grader.sandbox == nil { console.err(style.dim("note: " + Sandbox.unavailableNote)) }
+      if grader.sandbox == nil { console.err(style.dim("note: " + Sandbox.unavailableNote(language))) }
       return (reports, Set(kept.map(\.chapter.number)))
     } catch {
       console.clearStatus()

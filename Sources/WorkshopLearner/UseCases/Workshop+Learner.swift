@@ -7,39 +7,46 @@ extension Workshop {
     let starters = Starters(workspace: workspace)
     var failed = false
     for chapter in chapters {
-      let label = "Chapter \(chapter.paddedNumber)"
+      let label = language("Chapter \(chapter.paddedNumber)", "第 \(chapter.paddedNumber) 章")
       if !chapter.starter.isEmpty, starters.current(chapter) == chapter.starter {
         if chapters.count == 1 {
-          console.out("\(label) is already as the course shipped it: nothing to reset.")
+          console.out(
+            language(
+              "\(label) is already as the course shipped it: nothing to reset.", "\(label)已经是课程发布时的样子：无需重置。"))
         }
         continue
       }
       do {
         let done = try starters.reset(chapter)
-        var line = "\(label) is back to its starter code."
+        var line = language("\(label) is back to its starter code.", "\(label)已恢复为初始代码。")
         if let backup = done.backup {
-          line += " Your files are in \(style.cyan(path(backup, in: workspace) + "/"))."
+          let folder = style.cyan(path(backup, in: workspace) + "/")
+          line += language(" Your files are in \(folder).", "你的文件在 \(folder)。")
         }
         console.out(line)
         if !done.removed.isEmpty {
+          let names = done.removed.joined(separator: ", ")
           console.out(
-            "  Files the course did not ship were moved there too: \(done.removed.joined(separator: ", ")).")
+            language(
+              "  Files the course did not ship were moved there too: \(names).", "  课程没有发布的文件也移到了那里：\(names)。"
+            ))
         }
         if let backup = done.backup {
           let folder = path(workspace.url(workspace.codeFolder(chapter, .chapters)), in: workspace)
           console.out(
-            "  To put yours back: " + style.command("cp -R \(path(backup, in: workspace))/. \(folder)/"))
+            language("  To put yours back: ", "  要放回你的文件：")
+              + style.command("cp -R \(path(backup, in: workspace))/. \(folder)/"))
         }
       } catch {
         failed = true
-        console.err("error: \(label): \(error)")
+        console.err("error: \(label)" + language(": ", "：") + "\(error)")
       }
     }
     guard !failed else { return ExitCode.failure }
     if chapters.count == 1, let chapter = chapters.first {
       console.out(
-        "Run " + style.command("swift run workshop check \(chapter.paddedNumber)")
-          + " to see where it starts.")
+        language("Run ", "运行 ") + style.command("swift run workshop check \(chapter.paddedNumber)")
+          + language(" to see where it starts.", " 看看从哪里开始。"))
     }
     return ExitCode.success
   }
@@ -52,24 +59,29 @@ extension Workshop {
       }
       guard report.state == .done else {
         let left = report.total - report.passed
-        var line = "Chapter \(chapter.paddedNumber) is not done yet"
-        switch report.state {
-        case .doesNotCompile: line += ": it does not compile."
-        default: line += ": \(left) of \(report.total) checks still fail."
-        }
-        console.out(line)
+        let number = chapter.paddedNumber
         console.out(
-          "Try the next hint first: " + style.command("swift run workshop hint \(chapter.paddedNumber)")
-            + ". To see the solution anyway: "
-            + style.command("swift run workshop solution \(chapter.paddedNumber) --force") + ".")
+          report.state == .doesNotCompile
+            ? language("Chapter \(number) is not done yet: it does not compile.", "第 \(number) 章还没完成：它编译失败。")
+            : language(
+              "Chapter \(number) is not done yet: \(left) of \(report.total) checks still fail.",
+              "第 \(number) 章还没完成：\(report.total) 项检查里还有 \(left) 项失败。"))
+        console.out(
+          language("Try the next hint first: ", "先试试下一条提示：")
+            + style.command("swift run workshop hint \(chapter.paddedNumber)")
+            + language(". To see the solution anyway: ", "。仍想看答案：")
+            + style.command("swift run workshop solution \(chapter.paddedNumber) --force")
+            + language(".", "。"))
         return ExitCode.failure
       }
     }
     let mine = workspace.codeFolder(chapter, .chapters)
     let reference = workspace.codeFolder(chapter, .solutions)
     console.out(
-      style.bold("Chapter \(chapter.paddedNumber) · \(chapter.title)")
-        + style.dim(" · your code (-) and the reference solution (+)"))
+      style.bold(
+        language("Chapter \(chapter.paddedNumber) · ", "第 \(chapter.paddedNumber) 章 · ")
+          + CourseText(workspace: workspace, language: language).title(chapter))
+        + style.dim(language(" · your code (-) and the reference solution (+)", " · 你的代码（-）与参考答案（+）")))
     for name in chapter.files {
       let yours = workspace.url(mine + "/" + name)
       let theirs = workspace.url(reference + "/" + name)
@@ -79,14 +91,15 @@ extension Workshop {
         continue
       }
       if diff.termination == .exited(0) {
-        console.out(style.dim("\(path(yours, in: workspace)): the same as the reference."))
+        console.out(
+          style.dim(path(yours, in: workspace) + language(": the same as the reference.", "：与参考答案相同。")))
         continue
       }
       for line in diff.standardOutput.split(separator: "\n", omittingEmptySubsequences: false) {
         if line.hasPrefix("---") {
-          console.out(style.bold("--- yours: \(path(yours, in: workspace))"))
+          console.out(style.bold(language("--- yours: ", "--- 你的：") + path(yours, in: workspace)))
         } else if line.hasPrefix("+++") {
-          console.out(style.bold("+++ reference: \(path(theirs, in: workspace))"))
+          console.out(style.bold(language("+++ reference: ", "+++ 参考答案：") + path(theirs, in: workspace)))
         } else if line.hasPrefix("+") {
           console.out(style.green(String(line)))
         } else if line.hasPrefix("-") {
@@ -100,8 +113,8 @@ extension Workshop {
     }
     console.out("")
     console.out(
-      "The comments in the reference explain each fix. Next: run " + style.command("swift run workshop")
-        + " to see what is next.")
+      language("The comments in the reference explain each fix. Next: run ", "参考答案里的注释解释了每一处修正。接下来：运行 ")
+        + style.command("swift run workshop") + language(" to see what is next.", " 看下一步做什么。"))
     return ExitCode.success
   }
 

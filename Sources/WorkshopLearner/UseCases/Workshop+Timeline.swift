@@ -16,18 +16,20 @@ extension Workshop {
     try? FileManager.default.removeItem(at: pictures)
     try? FileManager.default.removeItem(at: pageURL)
     guard report.compileErrors.isEmpty else {
-      console.out("No timeline: the chapter does not compile, so no check ran.")
+      console.out(
+        language("No timeline: the chapter does not compile, so no check ran.", "没有时间线：这一章编译失败，没有检查运行。"))
       return ExitCode.success
     }
-    let pointers = CodePointer(workspace: workspace, variant: variant)
+    let pointers = CodePointer(workspace: workspace, variant: variant, words: language)
     let page = TimelinePage(report) { check in
       pointers.locate(check, in: chapter).map { "\($0.location):1 (\($0.what))" }
     }
     guard !page.pictures.isEmpty else {
       console.out(
         report.failing.isEmpty
-          ? "No timeline: every check passes."
-          : "No timeline: the failing checks recorded no events to draw.")
+          ? language("No timeline: every check passes.", "没有时间线：所有检查都通过了。")
+          : language(
+            "No timeline: the failing checks recorded no events to draw.", "没有时间线：失败的检查没有记录可画的事件。"))
       return ExitCode.success
     }
     do {
@@ -41,17 +43,22 @@ extension Workshop {
       try Data(page.html.utf8).write(to: pageURL)
     } catch {
       console.err(
-        "error: cannot write the timeline in \(path(folder, in: workspace)): \(error.localizedDescription)")
+        language("error: cannot write the timeline in ", "error: 无法把时间线写入 ") + path(folder, in: workspace)
+          + language(": ", "：") + error.localizedDescription)
       return ExitCode.failure
     }
     // A check with several recorded logs (one per case or expectation) has a picture for each.
     let checks = Set(page.pictures.map(\.check)).count
     let count = page.pictures.count
-    let drawn = count == checks ? "" : ", \(count) pictures"
+    let link = style.cyan(path(pageURL, in: workspace))
+    let folderPath = path(pictures, in: workspace)
     console.out(
-      "Timeline of \(checks) failing check\(checks == 1 ? "" : "s")\(drawn): open \(style.cyan(path(pageURL, in: workspace)))"
-        + " in a browser (an SVG of each picture in \(path(pictures, in: workspace))/, and a larger excerpt"
-        + " for a slide, *.slide.svg).")
+      language(
+        "Timeline of \(checks) failing check\(checks == 1 ? "" : "s")\(count == checks ? "" : ", \(count) pictures"): open \(link)"
+          + " in a browser (an SVG of each picture in \(folderPath)/, and a larger excerpt"
+          + " for a slide, *.slide.svg).",
+        "\(checks) 项失败检查的时间线\(count == checks ? "" : "，共 \(count) 幅图")：在浏览器里打开 \(link)"
+          + "（每幅图的 SVG 在 \(folderPath)/，适合放进幻灯片的放大片段是 *.slide.svg）。"))
     return ExitCode.success
   }
 }

@@ -29,13 +29,13 @@ extension Workshop {
     // and shown first: the learner waits for it, not for the others.
     var seen = watcher.snapshot()
     if let given {
-      console.status?("Grading chapter \(given.paddedNumber)")
+      console.status?(language("Grading chapter \(given.paddedNumber)", "正在评分第 \(given.paddedNumber) 章"))
       loop.grade([given], quick: false)
       draw(loop, focus: given, screen: screen, workspace: workspace, variant: variant, othersPending: true)
-      console.status?("Grading the other chapters")
+      console.status?(language("Grading the other chapters", "正在评分其他各章"))
       loop.grade(chapters.filter { $0.number != given.number }, reusingBuild: true)
     } else {
-      console.status?("Grading every chapter")
+      console.status?(language("Grading every chapter", "正在评分所有章节"))
       loop.gradeAll()
     }
     var focus = given ?? loop.current()
@@ -56,7 +56,10 @@ extension Workshop {
       guard !changed.isEmpty else { continue }
       focus = chapters.first { $0.number == changed.last } ?? focus
       // A line, not a status: editors' problem matchers start over on it.
-      console.out("Grading \(changed.map { String(format: "%02d", $0) }.joined(separator: ", "))…")
+      let numbers = changed.map { String(format: "%02d", $0) }
+      console.out(
+        language(
+          "Grading \(numbers.joined(separator: ", "))…", "正在评分第 \(numbers.joined(separator: "、")) 章…"))
       loop.grade(chapters.filter { changed.contains($0.number) })
       console.clearStatus()
       draw(loop, focus: focus, screen: screen, workspace: workspace, variant: variant)
@@ -69,26 +72,32 @@ extension Workshop {
     _ loop: WatchLoop, focus: Curriculum.Chapter?, screen: Screen, workspace: Workspace, variant: Variant,
     othersPending: Bool = false
   ) {
-    let report = Report(style: style, workspace: workspace, variant: variant)
+    let report = Report(style: style, workspace: workspace, variant: variant, words: language)
     var lines: [String] = []
     if let error = loop.error {
       lines += ["error: \(error)", ""]
     }
     if let focus, let shown = loop.reports[focus.number] {
-      let pointers = CodePointer(workspace: workspace, variant: variant).pointers(shown)
+      let pointers = CodePointer(workspace: workspace, variant: variant, words: language).pointers(shown)
       lines.append(report.chapterDetail(shown, pointers: pointers, watching: true))
       lines.append("")
     }
     let all = loop.workspace.curriculum.chapters.compactMap { loop.reports[$0.number] }
     lines.append(
-      othersPending ? style.dim("Other chapters: being graded…") : report.summaryLine(all, besides: focus))
+      othersPending
+        ? style.dim(language("Other chapters: being graded…", "其他各章：评分中…"))
+        : report.summaryLine(all, besides: focus))
     let took =
-      (loop.lastDuration.map { String(format: " · graded in %.1f s", $0.inSeconds) } ?? "")
-      + (loop.slowPath.map { " (built with SwiftPM: \($0))" } ?? "")
+      (loop.lastDuration.map {
+        language(
+          String(format: " · graded in %.1f s", $0.inSeconds), String(format: " · 评分用时 %.1f 秒", $0.inSeconds))
+      } ?? "")
+      + (loop.slowPath.map { language(" (built with SwiftPM: \($0))", "（用 SwiftPM 构建：\($0)）") } ?? "")
     lines.append(
       style.dim(
-        "Watching \(variant.folder)/ for saves\(took) · "
-          + (screen.keys ? "press q to quit" : "Ctrl-C to stop")))
+        language("Watching \(variant.folder)/ for saves", "正在监视 \(variant.folder)/ 的保存") + took + " · "
+          + (screen.keys ? language("press q to quit", "按 q 退出") : language("Ctrl-C to stop", "按 Ctrl-C 停止")))
+    )
     console.clearStatus()
     // On a terminal the screen is redrawn; in a log each grading follows the last.
     console.out((screen.redraws ? "\u{1B}[H\u{1B}[2J" : "\n") + lines.joined(separator: "\n"))

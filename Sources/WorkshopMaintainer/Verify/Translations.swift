@@ -77,6 +77,57 @@ struct Translations {
     return problems
   }
 
+  /// What is wrong with the course's own words in Chinese
+  /// (`curriculum.zh-Hans.json`: see ``CourseText``): a text the English has
+  /// and it lacks, one translated from other English, one the course no
+  /// longer has, and each text's content (``contentProblems``).
+  func courseTextProblems(checks: [String]) -> [String] {
+    let name = CourseText.fileName(.chinese)
+    guard let data = try? Data(contentsOf: workspace.url(name)) else {
+      return ["\(name) is missing: the hints, titles and summaries of curriculum.json in Chinese"]
+    }
+    do {
+      let file = try JSONDecoder().decode(CourseText.File.self, from: data)
+      return Self.courseTextProblems(
+        file, of: workspace.curriculum, name: name, terms: glossaryTerms(), checks: checks)
+    } catch {
+      return ["\(name) cannot be read: \(error)"]
+    }
+  }
+
+  static func courseTextProblems(
+    _ file: CourseText.File, of curriculum: Curriculum, name: String,
+    terms: [(english: String, chinese: String)], checks: [String] = []
+  ) -> [String] {
+    var problems: [String] = []
+    if file.language != language {
+      problems.append("\(name): its \"language\" is \"\(file.language)\", not \"\(language)\"")
+    }
+    let english = CourseText.englishTexts(of: curriculum)
+    for (key, text) in english {
+      let hash = CourseText.hash(text)
+      guard let entry = file.texts[key], !entry.text.isEmpty else {
+        problems.append(
+          "\(name): lacks \"\(key)\" (translate curriculum.json's text, and record \"source\": \"\(hash)\")")
+        continue
+      }
+      if entry.source != hash {
+        problems.append(
+          "\(name): \"\(key)\" was translated from other English (\(entry.source), now \(hash)):"
+            + " translate it again, then record \"source\": \"\(hash)\"")
+        continue
+      }
+      problems += contentProblems(
+        entry.text, of: text, translation: "\(name) \"\(key)\"", source: "curriculum.json", terms: terms,
+        checks: checks)
+    }
+    let known = Set(english.map(\.key))
+    for key in file.texts.keys.sorted() where !known.contains(key) {
+      problems.append("\(name): has \"\(key)\", which curriculum.json no longer has")
+    }
+    return problems
+  }
+
   /// What is wrong with one translation of `english`.
   static func problems(
     _ translated: String, of english: String, translation: String, source: String, sourceHash: String,
@@ -113,6 +164,20 @@ struct Translations {
         "\(translation): code block \(index + 1) differs from \(source)'s (\(translatedCode.count) blocks,"
           + " English \(englishCode.count)); code is never translated")
     }
+    return problems
+      + contentProblems(
+        translatedText, of: englishText, translation: translation, source: source, terms: terms,
+        checks: checks)
+  }
+
+  /// What is wrong with a translated text of any kind (a document's prose, a
+  /// hint): the inline code, check names, numbers and glossary terms of
+  /// `english` it lacks.
+  static func contentProblems(
+    _ translatedText: String, of englishText: String, translation: String, source: String,
+    terms: [(english: String, chinese: String)], checks: [String] = []
+  ) -> [String] {
+    var problems: [String] = []
     // Inline code may wrap onto the next line: compared with its spaces made one.
     let spans = { (text: String) in
       Set(inlineCode(in: text).map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") })
@@ -262,10 +327,13 @@ extension Verifier {
   func checkTranslations(_ tally: Tally, checks: [Int: [String]]) {
     let translations = Translations(workspace: workspace)
     let count = translations.pairs().count
-    let problems = translations.problems(checks: checks.values.flatMap { $0 })
+    let names = checks.values.flatMap { $0 }
+    let problems = translations.problems(checks: names) + translations.courseTextProblems(checks: names)
+    let texts = CourseText.englishTexts(of: workspace.curriculum).count
     tally.item(
       problems.isEmpty,
-      "the \(count) Chinese translation\(count == 1 ? "" : "s") (\(Translations.language)) match their English:"
+      "the \(count) Chinese translation\(count == 1 ? "" : "s") (\(Translations.language)) and the \(texts) hints,"
+        + " titles and summaries of \(CourseText.fileName(.chinese)) match their English:"
         + " made from it as it is now, with its headings, code, check names, numbers and the glossary's terms",
       problems)
   }
