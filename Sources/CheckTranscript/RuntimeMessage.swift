@@ -102,4 +102,7 @@ public enum Stuck {
   /// The likely causes, in the learner's words.
   public static let cause =
     "Something blocks forever or spins: a lock or semaphore held across an await, or an endless loop?"
+
+  /// ``cause`` in Simplified Chinese, for the runner's reports in Chinese.
+  public static let causeInChinese = "有东西永远阻塞或空转：是跨 await 持有的锁或信号量，还是死循环？"
 }

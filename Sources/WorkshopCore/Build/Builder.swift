@@ -41,6 +41,8 @@ package struct Builder: Sendable {
   /// Chapters this build leaves out on purpose (a sanitizer build holds only
   /// the chapters graded with it).
   var leftOut: Set<Int>
+  /// The language of the progress lines.
+  var words: Language = .english
   /// The environment builds run in (the runner's own temporary folder).
   var environment: [String: String]
   /// Called with short progress lines ("Building 12/40").
@@ -319,9 +321,10 @@ package struct Builder: Sendable {
       if arguments.contains(Self.noIndexArgument) { environment["WORKSHOP_TEST_ENTRY_POINT"] = "1" }
     #endif
     let progress = self.progress
+    let building = words("Building ", "正在构建 ")
     let poll: (String) -> Void = { output in
       guard let progress, let step = Self.buildStep(in: output) else { return }
-      progress("Building \(step)")
+      progress(building + step)
     }
     if let sandbox {
       return try sandbox.build(

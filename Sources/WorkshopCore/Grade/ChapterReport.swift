@@ -67,6 +67,11 @@ package struct CheckIssue: Sendable, Equatable, Codable, CustomStringConvertible
   /// The case of a parameterized check it is of, in Swift Testing's words
   /// (`chunk → 0`); its text then starts "With chunk → 0: ".
   package var testCase: String?
+  /// The same words in Chinese, when the grader wrote them (a check that
+  /// never finished, a process that ended): a report in Chinese shows these.
+  /// A verdict's words are not kept twice: its labels are translated as it
+  /// is shown, and its values stay as the check recorded them.
+  package var chinese: String?
 
   package init(
     _ text: String, location: String? = nil, verdict: Verdict? = nil, runtimeSaid: [String] = [],

@@ -25,8 +25,11 @@ extension Grader {
       running: { running, seconds in
         let shown = running.filter { names[$0] != nil }.prefix(2).map { "“\(names[$0] ?? $0)”" }.joined(
           separator: ", ")
+        let label = chapter.number == 0 ? chapter.title : chapter.paddedNumber
         progress?(
-          "\(chapter.number == 0 ? chapter.title : chapter.paddedNumber): \(shown.isEmpty ? "starting its checks" : "still running " + shown) (\(seconds) s)"
+          shown.isEmpty
+            ? words("\(label): starting its checks (\(seconds) s)", "\(label)：正在启动检查（\(seconds) 秒）")
+            : words("\(label): still running \(shown) (\(seconds) s)", "\(label)：仍在运行 \(shown)（\(seconds) 秒）")
         )
       })
     // An issue no check owns, or a race report, is pinned on one check by
@@ -70,9 +73,11 @@ extension Grader {
         count += 1
         return count
       }
+      let label = chapter.number == 0 ? chapter.title : chapter.paddedNumber
       progress?(
-        "\(chapter.number == 0 ? chapter.title : chapter.paddedNumber): running “\(check.name)” on its own (\(number) of \(alone.count))"
-      )
+        words(
+          "\(label): running “\(check.name)” on its own (\(number) of \(alone.count))",
+          "\(label)：单独运行 “\(check.name)”（第 \(number)/\(alone.count) 项）"))
       let alone = runner.run(
         filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: limit, quiet: quiet)
       if alone.isComplete {
@@ -104,19 +109,19 @@ extension Grader {
         let stopped =
           alone.stoppedQuiet.map { "it did nothing for \(Self.seconds($0)) and was stopped" }
           ?? "it was stopped after \(Self.seconds(limit))"
+        let stoppedChinese =
+          alone.stoppedQuiet.map { "它 \(Self.seconds($0)) 没有任何动静，被叫停了" } ?? "运行 \(Self.seconds(limit)) 后被叫停了"
+        var issue = CheckIssue("Did not finish: run on its own, \(stopped). " + Stuck.cause)
+        issue.chinese = "没有结束：单独运行时，\(stoppedChinese)。" + Stuck.causeInChinese
         return (
-          CheckResult(
-            id: check.id, name: check.name, status: .interrupted,
-            issues: [CheckIssue("Did not finish: run on its own, \(stopped). " + Stuck.cause)]),
-          .timedOut
+          CheckResult(id: check.id, name: check.name, status: .interrupted, issues: [issue]), .timedOut
         )
       }
       let cause = alone.cause ?? "the process ended before this check finished"
+      var issue = CheckIssue("The check's process ended: " + cause, runtimeSaid: alone.runtimeSaid)
+      issue.chinese = "检查的进程结束了：" + (alone.cause ?? "这项检查完成之前进程就结束了")
       return (
-        CheckResult(
-          id: check.id, name: check.name, status: .interrupted,
-          issues: [CheckIssue("The check's process ended: " + cause, runtimeSaid: alone.runtimeSaid)]),
-        .ended(cause)
+        CheckResult(id: check.id, name: check.name, status: .interrupted, issues: [issue]), .ended(cause)
       )
     }
     let byID = Dictionary(uniqueKeysWithValues: results.map { ($0.0.id, $0.0) })
@@ -144,7 +149,9 @@ extension Grader {
     let limit = max(timeLimit, 12 * bound * patience + 10)
     let chapter = report.chapter.paddedNumber
     let again = concurrentMap(undecided.map { report.checks[$0] }, width: 1) { check -> CheckResult? in
-      progress?("\(chapter): running “\(check.name)” again with more time")
+      progress?(
+        words("\(chapter): running “\(check.name)” again with more time", "\(chapter)：放宽时间重跑 “\(check.name)”")
+      )
       let alone = runner.run(
         filter: "^" + NSRegularExpression.escapedPattern(for: check.id) + "$", timeLimit: limit)
       guard alone.isComplete, alone.summary.unattributedIssues.isEmpty, alone.races.isEmpty else {

@@ -292,6 +292,7 @@ extension Grader {
         workspace: copy.workspace, variant: .chapters,
         leftOut: Set(workspace.curriculum.chapters.map(\.number)),
         environment: copy.environment(Self.childEnvironment), progress: progress)
+      builder.words = words
       builder.sandbox = sandbox
       if rebuildsWithoutSwiftPM {
         // Only the learner's checks change from one grading to the next.

@@ -21,8 +21,11 @@ extension Grader {
     let building = "building \(ready.count == 1 ? "it" : "them") with ThreadSanitizer to check for data races"
     progress?(
       racePass == .whenChecksPass
-        ? "Every check of \(which) passes: \(building)"
-        : "Race pass of \(which), whatever their checks did: \(building)")
+        ? words(
+          "Every check of \(which) passes: \(building)", "第 \(names) 章的检查全部通过：正在用 ThreadSanitizer 构建，检查数据竞争")
+        : words(
+          "Race pass of \(which), whatever their checks did: \(building)",
+          "第 \(names) 章的竞争检查（不论检查结果）：正在用 ThreadSanitizer 构建，检查数据竞争"))
     let build: Build
     let expected: [ExpectedCheck]
     do {

@@ -91,6 +91,8 @@ package struct Grader: Sendable {
   }
   /// Called with short progress lines ("Building 12/40") while work goes on.
   var progress: (@Sendable (String) -> Void)?
+  /// The language of the progress lines (see ``Language``).
+  package var words: Language = .english
   /// Called with each chapter's report once it is final, from the thread
   /// that graded it, before the others are done: the progress table prints
   /// a chapter's row as soon as it has one. A report is given only while
@@ -162,6 +164,7 @@ package struct Grader: Sendable {
       workspace: workspace, variant: variant, leftOut: leftOut, environment: Self.childEnvironment,
       progress: progress)
     builder.runnerTests = runnerTests
+    builder.words = words
     builder.sandbox = buildSandbox
     if rebuildsWithoutSwiftPM {
       builder.quickModules = ChapterRebuild.chapterModules(in: workspace, variant: variant)
@@ -185,7 +188,7 @@ package struct Grader: Sendable {
     guard let last = builder.lastCompleteBuild() else { return nil }
     let rebuild = ChapterRebuild(
       workspace: workspace, variant: variant, environment: Self.childEnvironment, sandbox: buildSandbox)
-    progress?("Compiling chapter \(chapter.paddedNumber)")
+    progress?(words("Compiling chapter \(chapter.paddedNumber)", "正在编译第 \(chapter.paddedNumber) 章"))
     switch rebuild.rebuild(chapter, after: last) {
     case .built(let build, _): return try run([chapter], build: build)
     case .compileErrors(let errors): return [ChapterReport(chapter: chapter, compileErrors: errors)]
@@ -210,6 +213,7 @@ package struct Grader: Sendable {
     var builder = Builder(
       workspace: workspace, variant: variant, sanitizer: .thread, leftOut: leftOut,
       environment: Self.childEnvironment, progress: progress)
+    builder.words = words
     builder.sandbox = buildSandbox
     if rebuildsWithoutSwiftPM {
       builder.quickModules = ChapterRebuild.chapterModules(in: workspace, variant: variant).filter {
@@ -259,7 +263,7 @@ package struct Grader: Sendable {
         count += 1
         return count
       }
-      progress?("Grading \(count)/\(pending.count)")
+      progress?(words("Grading \(count)/\(pending.count)", "正在评分 \(count)/\(pending.count)"))
       if let final = finalBeforeFinish(report) { deliver(final) }
       return report
     }

@@ -20,7 +20,7 @@ struct Report: Sendable {
   }
 
   /// The course's own text (titles, summaries) in the report's language.
-  private let course: CourseText
+  var course: CourseText
 
   /// A `workshop` command line, with `--solutions` when grading the solutions.
   private func workshop(_ arguments: String) -> String {
@@ -400,6 +400,7 @@ struct Report: Sendable {
   /// and the recorded events are the check's data and stay as recorded.
   private func wording(_ issue: CheckIssue) -> String {
     guard words == .chinese else { return issue.description }
+    if let chinese = issue.chinese { return chinese }
     var text = issue.description.replacingOccurrences(of: "(same events as above)", with: "（事件同上）")
     if let verdict = issue.verdict {
       text = text.replacingOccurrences(of: verdict.headline, with: VerdictWords.chinese.headline(verdict))

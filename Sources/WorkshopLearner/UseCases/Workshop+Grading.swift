@@ -57,6 +57,7 @@ extension Workshop {
     var grader = Grader(
       workspace: workspace, variant: options.variant,
       timeLimit: options.timeLimit, progress: console.status)
+    grader.words = language
     if !options.solutions {
       grader.versionsPending = Starters(workspace: workspace).versionsLeftForLater(
         gradingChapters: chapters?.count ?? workspace.curriculum.chapters.count)

@@ -19,10 +19,10 @@ extension Workshop {
     // (`watch | tee log` keeps every grading, and no escape codes).
     let screen = Screen(
       keys: Keyboard.isInteractive, redraws: isatty(STDOUT_FILENO) == 1 && console.status != nil)
-    var loop = WatchLoop(
-      workspace: workspace, variant: variant,
-      grader: Grader(
-        workspace: workspace, variant: variant, timeLimit: options.timeLimit, progress: console.status))
+    var grader = Grader(
+      workspace: workspace, variant: variant, timeLimit: options.timeLimit, progress: console.status)
+    grader.words = language
+    var loop = WatchLoop(workspace: workspace, variant: variant, grader: grader)
 
     if variant == .chapters { Starters(workspace: workspace).remember() }
     // Everything once, then what changes. A chapter asked for is graded
