@@ -61,6 +61,9 @@ else
   command -v xmllint >/dev/null || need_apt+=(libxml2-utils)
   command -v node >/dev/null || need_apt+=(nodejs)
   command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need_apt+=(chromium)
+  # The Chinese decks (Slides/zh-Hans/) need a font with Chinese characters:
+  # the slide check fails on a character no font has. macOS ships PingFang.
+  { command -v fc-list >/dev/null && fc-list :lang=zh-cn family | grep -q .; } || need_apt+=(fonts-noto-cjk)
 
   python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
   if [ ${#need_apt[@]} -gt 0 ]; then
@@ -103,4 +106,5 @@ chrome=$(command -v chromium || command -v chromium-browser || command -v google
 echo "install-tools: $(version actionlint 1 actionlint --version); shellcheck $(version shellcheck 2 shellcheck --version);" \
   "$(version bwrap 1 bwrap --version); $(version unzip 1 unzip -v); $(version zip 2 zip -v);" \
   "$(version bsdtar 1 bsdtar --version); $(version xmllint 1 xmllint --version); node $(version node 1 node --version);" \
-  "${chrome:-chromium missing}; marpyter $(python3 -c 'import marpyter; print(marpyter.__version__)' 2>/dev/null || echo missing)"
+  "${chrome:-chromium missing}; marpyter $(python3 -c 'import marpyter; print(marpyter.__version__)' 2>/dev/null || echo missing);" \
+  "Chinese font $( { [ "$(uname)" = Darwin ] && echo PingFang; } || { fc-list :lang=zh-cn family 2>/dev/null | grep -q . && fc-match -f '%{family[0]}' :lang=zh-cn; } || echo missing)"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Renders every deck in Slides/ to one self-contained HTML page per deck, with
+# Renders every deck in Slides/ (and its Chinese translation in
+# Slides/zh-Hans/, as NN-Name.zh-Hans.html) to one self-contained HTML page per deck, with
 # Marp's own engine, and optionally checks them in a real browser.
 #
 #   scripts/render-slides.sh            # writes .build/slides/NN-Name.html
@@ -37,7 +38,10 @@ if [ "${1:-}" = "--out" ]; then
   shift 2
 fi
 decks=("$@")
-[ ${#decks[@]} -gt 0 ] || decks=(Slides/*.md)
+# The English decks, then their translations (Slides/zh-Hans/NN-Name.md).
+shopt -s nullglob
+[ ${#decks[@]} -gt 0 ] || decks=(Slides/*.md Slides/zh-Hans/*.md)
+shopt -u nullglob
 
 engine=$(python3 - << 'PY' 2> /dev/null || true
 import os, site, sys, sysconfig

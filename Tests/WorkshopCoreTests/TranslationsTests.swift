@@ -118,6 +118,88 @@ struct TranslationsTests {
     #expect(terms.map(\.chinese) == ["数据竞争", "检查"])
   }
 
+  static let deck = """
+    ---
+    marp: true
+    style: |
+      section { font-size: 28px; }
+    ---
+
+    # Chapter 01: Adder
+
+    <!--
+    Say hello.
+    -->
+
+    ---
+
+    ## Your turn
+
+    Fix `add(_:_:)`.
+
+    <!--
+    Give them 2 minutes.
+    -->
+    """
+
+  static let translatedDeck = """
+    ---
+    # translated from Slides/01-Adder.md 1a2b
+    marp: true
+    style: |
+      section { font-size: 28px; }
+    ---
+
+    # 第 01 章：加法器
+
+    <!--
+    打个招呼。
+    -->
+
+    ---
+
+    ## 轮到你了
+
+    修好 `add(_:_:)`。
+
+    <!--
+    给大家 2 分钟。
+    -->
+    """
+
+  func deckProblems(_ translated: String) -> [String] {
+    Translations.problems(
+      translated, of: Self.deck, translation: "T", source: "Slides/01-Adder.md", sourceHash: "1a2b", terms: [])
+  }
+
+  @Test("A translated deck keeps its front matter, its slides and their notes, and says in a YAML comment what it translates")
+  func faithfulDeck() {
+    #expect(deckProblems(Self.translatedDeck) == [])
+  }
+
+  static let deckDrifts = [
+    Drift(
+      name: "a slide left out", change: { String($0[..<$0.range(of: "\n---\n\n## ")!.lowerBound]) },
+      said: "has 1 slides"),
+    Drift(
+      name: "notes left out", change: { $0.replacingOccurrences(of: "<!--\n给大家 2 分钟。\n-->", with: "2") },
+      said: "slide 2 has no speaker notes"),
+    Drift(name: "another style", change: { $0.replacingOccurrences(of: "28px", with: "20px") }, said: "its front matter"),
+    Drift(
+      name: "no marker",
+      change: { $0.replacingOccurrences(of: "# translated from Slides/01-Adder.md 1a2b\n", with: "") },
+      said: "should say which English"),
+    Drift(
+      name: "a stale marker", change: { $0.replacingOccurrences(of: "1a2b", with: "9f9f") },
+      said: "changed since it was translated"),
+  ]
+
+  @Test("A deck's drift fails with its message", arguments: deckDrifts)
+  func deckDrift(_ drift: Drift) {
+    let found = deckProblems(drift.change(Self.translatedDeck))
+    #expect(found.contains { $0.contains(drift.said) }, "\(drift.name): \(found)")
+  }
+
   @Test("The course's translations match their English")
   func course() throws {
     let workspace = try Workspace.locate(from: URL(fileURLWithPath: #filePath))

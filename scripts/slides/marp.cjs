@@ -67,7 +67,11 @@ function render(engineDir, outDir, decks) {
     const source = fs.readFileSync(deck, 'utf8');
     const rendered = marp.render(source);
     const { css, comments } = rendered;
-    const name = path.basename(deck, '.md');
+    // A translation (Slides/zh-Hans/04-DebouncedSearch.md) is its own page,
+    // 04-DebouncedSearch.zh-Hans.html, in its language: the browser then
+    // picks the fonts of that language (Chinese, not Japanese, glyphs).
+    const language = path.basename(path.dirname(deck)) === 'zh-Hans' ? 'zh-Hans' : 'en';
+    const name = path.basename(deck, '.md') + (language === 'en' ? '' : `.${language}`);
     // The same deck with Marp's default settings, as VS Code's Marp extension
     // previews it: raw HTML is not rendered there (a `<style scoped>` that
     // shrank a slide would not, and the slide would run off its bottom),
@@ -98,7 +102,7 @@ function render(engineDir, outDir, decks) {
     const notes = JSON.stringify(comments.map((list) => list.map(paragraphs).join('\n\n'))).replace(/</g, '\\u003c');
     const slideshow = fs.readFileSync(path.join(__dirname, 'slideshow.js'), 'utf8');
     const page = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>${name}</title>
+<html lang="${language}"><head><meta charset="utf-8"><title>${name}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>${css}</style>
 <style>
@@ -330,7 +334,7 @@ function check(chromium, outDir, pages) {
     const before = kept.passed(html);
     if (before) { console.log(`${name}: ${before} (unchanged since it last passed)`); continue; }
     const probe = path.join(outDir, `${name}.probe.html`);
-    const allSlides = (page) => page.replace('<html lang="en">', '<html lang="en" data-all-slides>');
+    const allSlides = (page) => page.replace(/<html lang="([^"]+)">/, '<html lang="$1" data-all-slides>');
     fs.writeFileSync(probe, allSlides(html).replace('</body>', measure + '</body>'));
     const dom = execFileSync(chromium, [...flags, '--virtual-time-budget=120000', '--dump-dom', probe], {
       encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20,

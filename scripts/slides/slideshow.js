@@ -52,7 +52,13 @@
 
   // The presenter view's page: what it shows for slide `n`, as text.
   function presenterText(n) {
-    return {
+    // The presenter's words in the deck's language (a Chinese deck's page is lang="zh-Hans").
+    const chinese = document.documentElement.lang === 'zh-Hans';
+    return chinese ? {
+      slide: `第 ${n} 页，共 ${slides.length} 页`,
+      notes: notes[n - 1] || '（没有备注）',
+      next: n < slides.length ? `下一页：${heading(n + 1)}` : '下一页：结束',
+    } : {
       slide: `Slide ${n} of ${slides.length}`,
       notes: notes[n - 1] || '(no notes)',
       next: n < slides.length ? `Next: ${heading(n + 1)}` : 'Next: the end',
@@ -64,7 +70,7 @@
   function presenterHTML(n) {
     const text = presenterText(n);
     const escape = (value) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-    return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Presenter: ${escape(document.title)}<\/title>
+    return `<!DOCTYPE html><html lang="${document.documentElement.lang}"><head><meta charset="utf-8"><title>Presenter: ${escape(document.title)}<\/title>
 <style>
   body { font: 24px/1.45 system-ui, sans-serif; margin: 24px; background: #fff; color: #1f2328; }
   header { display: flex; justify-content: space-between; font-weight: bold; font-size: 28px; }

@@ -56,6 +56,22 @@ struct Translations {
     "<!-- translated from \(source) \(hash) -->"
   }
 
+  /// The first line of a translated deck's front matter: a YAML comment,
+  /// which Marp ignores, where an HTML comment would be a speaker note.
+  static func deckMarker(source: String, hash: String) -> String {
+    "# translated from \(source) \(hash)"
+  }
+
+  /// A Marp deck's front matter (between its first two `---` lines, those
+  /// lines left out) and the rest; nil and the whole text for a document
+  /// without one.
+  static func frontMatter(of text: String) -> (front: String?, body: String) {
+    guard text.hasPrefix("---\n"), let end = text.range(of: "\n---\n", range: text.index(text.startIndex, offsetBy: 3)..<text.endIndex)
+    else { return (nil, text) }
+    let front = String(text[text.index(text.startIndex, offsetBy: 4)..<end.lowerBound])
+    return (front, String(text[end.upperBound...]))
+  }
+
   /// What is wrong with the translations, one line each. `checks` are the
   /// course's check names (from its graded solutions), which stay English.
   func problems(checks: [String]) -> [String] {
@@ -134,19 +150,48 @@ struct Translations {
     terms: [(english: String, chinese: String)], checks: [String] = []
   ) -> [String] {
     var problems: [String] = []
-    let expected = marker(source: source, hash: sourceHash)
-    let first = translated.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
-    if let recorded = first.firstMatch(of: #/^<!-- translated from \S+ ([0-9a-f]+) -->$/#) {
+    // A deck opens with Marp's front matter, which must stay first: its
+    // translation says what it translates in a YAML comment there, and keeps
+    // the rest of it (the deck's style) as the English has it.
+    let (englishFront, englishBody) = frontMatter(of: english)
+    var (translatedFront, translatedBody) = frontMatter(of: translated)
+    let isDeck = englishFront != nil
+    let expected = isDeck ? deckMarker(source: source, hash: sourceHash) : marker(source: source, hash: sourceHash)
+    let first: String
+    if isDeck {
+      let lines = (translatedFront ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+      first = lines.first.map(String.init) ?? ""
+      translatedFront = lines.dropFirst().joined(separator: "\n")
+    } else {
+      first = translated.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+    }
+    if let recorded = first.firstMatch(of: #/^(?:<!-- |# )translated from \S+ ([0-9a-f]+)(?: -->)?$/#) {
       if recorded.1 != sourceHash {
         problems.append(
           "\(translation): \(source) changed since it was translated (from \(recorded.1), now \(sourceHash)):"
-            + " bring the translation up to date, then make its first line \(expected)")
+            + " bring the translation up to date, then make its \(isDeck ? "front matter's first line" : "first line") \(expected)")
       }
     } else {
-      problems.append("\(translation): its first line should say which English it translates: \(expected)")
+      problems.append(
+        "\(translation): its \(isDeck ? "front matter's first line" : "first line") should say which English it translates: \(expected)")
     }
-    let (englishText, englishCode) = split(english)
-    let (translatedText, translatedCode) = split(translated)
+    if isDeck, translatedFront != englishFront {
+      problems.append("\(translation): its front matter (the deck's settings and style) is not \(source)'s")
+    }
+    if isDeck {
+      let (englishSlides, translatedSlides) = (SlideStructure.slides(of: english), SlideStructure.slides(of: translated))
+      if englishSlides.count != translatedSlides.count {
+        problems.append(
+          "\(translation): has \(translatedSlides.count) slides, \(source) has \(englishSlides.count)")
+      } else {
+        for (index, pair) in zip(englishSlides, translatedSlides).enumerated()
+        where !pair.0.notes.isEmpty && pair.1.notes.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+          problems.append("\(translation): slide \(index + 1) has no speaker notes, and \(source)'s has")
+        }
+      }
+    }
+    let (englishText, englishCode) = split(englishBody)
+    let (translatedText, translatedCode) = split(translatedBody)
 
     let headings = { (text: String) in
       text.split(separator: "\n").compactMap { line in line.firstMatch(of: #/^(#+) /#).map { $0.1.count } }
