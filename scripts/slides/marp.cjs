@@ -411,7 +411,9 @@ addEventListener('load', async () => {
     && JSON.stringify(r.right) === JSON.stringify([`#${start + 1}`, [start + 1]])
     && JSON.stringify(r.end) === JSON.stringify([`#${n}`, [n]])
     && JSON.stringify(r.left) === JSON.stringify([`#${n - 1}`, [n - 1]])
-    && r.presenter.slide === `Slide ${start + 1} of ${n}` && r.title.endsWith(` · ${start}/${n}`);
+    && r.presenter.slide === (/<html lang="zh-Hans"/.test(fs.readFileSync(page, 'utf8'))
+      ? `第 ${start + 1} 页，共 ${n} 页` : `Slide ${start + 1} of ${n}`)
+    && r.title.endsWith(` · ${start}/${n}`);
   console.log(`${name}: slideshow ${ok ? 'works' : 'broken'}: #${start} shows ${JSON.stringify(r.first)}${r.fits ? ', fitted' : ', not fitted'}; → ${r.right[0]}; End ${r.end[0]}; ← ${r.left[0]}; presenter: "${r.presenter.slide}", notes "${r.presenter.notes.slice(0, 40).replace(/\s+/g, ' ')}", "${r.presenter.next.slice(0, 40)}"`);
   return ok;
 }
