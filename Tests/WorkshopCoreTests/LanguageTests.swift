@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import WorkshopCore
+@testable import WorkshopInstructor
 @testable import WorkshopLearner
 
 @Suite("The runner's language")
@@ -179,5 +180,36 @@ struct ChineseReportTests {
     let text = report(.chinese).chapterDetail(stuck)
     #expect(text.contains(Stuck.causeInChinese))
     #expect(!text.contains(Stuck.cause))
+  }
+
+  @Test(
+    "grade --lang zh-Hans: a learner's report names the chapter in both languages, keeps the check's name and data, and translates the rest"
+  )
+  func classReports() throws {
+    let items = ClassGrader.Items(byChapter: [
+      4: [
+        ExpectedCheck(id: "a", name: "Searches once"),
+        ExpectedCheck(id: "late", name: "Drops the late answer"),
+      ]
+    ])
+    let grade = SubmissionGrade(
+      name: "ada", source: "ada", reports: [Self.report], notGraded: nil, ignored: [], flags: [], seconds: 1,
+      reused: 0)
+    let result = ClassResult(grade, items: items, course: Self.workspace, words: .chinese)
+    var reports = ClassReports(course: Self.workspace, style: Style(colored: false), words: .chinese)
+    reports.text = CourseText(curriculum: Self.workspace.curriculum, language: .chinese, texts: Self.texts)
+    let gradescope = reports.gradescope(result)
+    let failing = try #require(gradescope.tests.first { $0.status == "failed" })
+    #expect(failing.name == "04 防抖搜索（Debounced search）：Drops the late answer")
+    #expect(failing.output.contains("预期：[Swift Book]"))
+    #expect(failing.output.contains("The late answer for \"sw\" is dropped"))
+    #expect(gradescope.output.contains("2 项检查通过 1 项"))
+    #expect(reports.markdown([result]).contains("| 提交 | 检查 |"))
+    #expect(reports.table([result]).contains("全班：1 份提交"))
+    #expect(reports.junit(result).contains("预期：[Swift Book]"))
+    // English, as before.
+    let english = ClassReports(course: Self.workspace, style: Style(colored: false)).gradescope(
+      ClassResult(grade, items: items, course: Self.workspace))
+    #expect(english.tests.contains { $0.name == "04 Debounced search: Drops the late answer" })
   }
 }

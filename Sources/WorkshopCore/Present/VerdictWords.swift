@@ -42,3 +42,19 @@ package struct VerdictWords: Sendable {
     return ([events] + lines).joined(separator: "\n")
   }
 }
+
+extension CheckIssue {
+  /// The issue's words in `language`: in Chinese, the grader's own words in
+  /// Chinese when it kept them (``chinese``), else the prose with a verdict's
+  /// labels translated. Its values, the behaviour and the recorded events are
+  /// the check's data and stay as recorded.
+  package func words(_ language: Language) -> String {
+    guard language == .chinese else { return description }
+    if let chinese { return chinese }
+    guard let verdict else { return description }
+    return description.replacingOccurrences(
+      of: verdict.headline, with: VerdictWords.chinese.headline(verdict)
+    )
+    .replacingOccurrences(of: verdict.transcript, with: VerdictWords.chinese.transcript(verdict))
+  }
+}

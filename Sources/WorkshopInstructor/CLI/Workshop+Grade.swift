@@ -43,7 +43,7 @@ extension Workshop {
 
     let names = Self.uniqueNames(paths.map { Self.submissionName($0, in: directory) })
     let reportFolder = Self.resolve(options.reportDirectory, in: directory)
-    let reports = ClassReports(course: workspace, style: style)
+    let reports = ClassReports(course: workspace, style: style, words: language)
     do {
       try FileManager.default.createDirectory(at: reportFolder, withIntermediateDirectories: true)
       // A report of an earlier run is not one of this run: an interrupted
@@ -73,12 +73,16 @@ extension Workshop {
       return ExitCode.failure
     }
     let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+    let width = min(jobs, paths.count)
     console.out(
-      style.bold("Grading \(paths.count) submission\(paths.count == 1 ? "" : "s")")
-        + style.dim(
-          " · \(min(jobs, paths.count)) at a time · \(sandbox == nil ? "unsandboxed" : "sandboxed") · against \(workspace.root.path)"
-        ))
-    let width = max(10, names.map(\.count).max() ?? 0) + 2
+      language(
+        style.bold("Grading \(paths.count) submission\(paths.count == 1 ? "" : "s")")
+          + style.dim(
+            " · \(width) at a time · \(sandbox == nil ? "unsandboxed" : "sandboxed") · against \(workspace.root.path)"
+          ),
+        style.bold("正在评分 \(paths.count) 份提交")
+          + style.dim(" · 同时 \(width) 份 · \(sandbox == nil ? "没有沙箱" : "在沙箱里") · 对照 \(workspace.root.path)")))
+    let nameWidth = max(10, names.map { Columns.width(of: $0) }.max() ?? 0) + 2
     let failedWrites = Mutex<[String]>([])
     let grader = ClassGrader(
       course: workspace, jobs: jobs, timeLimit: options.timeLimit, sandbox: sandbox, progress: console.status)
@@ -86,7 +90,7 @@ extension Workshop {
     do {
       outcome = try grader.grade(paths.map { Self.resolve($0, in: directory).path }, names: names) {
         grade, items in
-        let result = ClassResult(grade, items: items, course: workspace)
+        let result = ClassResult(grade, items: items, course: workspace, words: language)
         let folder = reportFolder.appendingPathComponent(grade.name)
         do {
           try ClassReports.writeAtomically(
@@ -97,7 +101,7 @@ extension Workshop {
           failedWrites.withLock { $0.append("\(grade.name): \(error.localizedDescription)") }
         }
         console.clearStatus()
-        console.out(reports.line(result, nameWidth: width))
+        console.out(reports.line(result, nameWidth: nameWidth))
       }
     } catch {
       console.clearStatus()
@@ -105,7 +109,9 @@ extension Workshop {
       return ExitCode.failure
     }
     console.clearStatus()
-    let results = outcome.grades.map { ClassResult($0, items: outcome.items, course: workspace) }
+    let results = outcome.grades.map {
+      ClassResult($0, items: outcome.items, course: workspace, words: language)
+    }
     do {
       try ClassReports.writeAtomically(
         Data(reports.csv(results).utf8), to: reportFolder.appendingPathComponent("class.csv"))
@@ -125,16 +131,24 @@ extension Workshop {
     }
     let notGraded = results.filter { $0.grade.notGraded != nil }
     console.out(
-      "Reports: \(style.cyan(shown + "/"))class.html (open it in a browser: where the class is stuck), class.csv,"
-        + " summary.md, and <submission>/results.json and junit.xml."
+      language(
+        "Reports: \(style.cyan(shown + "/"))class.html (open it in a browser: where the class is stuck), class.csv,"
+          + " summary.md, and <submission>/results.json and junit.xml.",
+        "报告：\(style.cyan(shown + "/"))class.html（在浏览器里打开：全班卡在哪里）、class.csv、"
+          + "summary.md，以及 <submission>/results.json 和 junit.xml。")
     )
     if !notGraded.isEmpty {
+      let list = notGraded.map(\.grade.name).joined(separator: ", ")
       console.out(
-        "\(notGraded.count) submission\(notGraded.count == 1 ? " was" : "s were") not graded: "
-          + notGraded.map(\.grade.name).joined(separator: ", ") + ". Each one's results.json says why.")
+        language(
+          "\(notGraded.count) submission\(notGraded.count == 1 ? " was" : "s were") not graded: \(list). Each one's results.json says why.",
+          "\(notGraded.count) 份提交未评分：\(list)。各自的 results.json 写明了原因。"))
     }
     if results.contains(where: { !$0.grade.flags.isEmpty }) {
-      console.out("Submissions marked \"needs review\" hold code no exercise needs: summary.md lists where.")
+      console.out(
+        language(
+          "Submissions marked \"needs review\" hold code no exercise needs: summary.md lists where.",
+          "标为“需要复核”的提交里有任何练习都用不到的代码：summary.md 列出了位置。"))
     }
     return notGraded.isEmpty && failedWrites.withLock({ $0.isEmpty }) ? ExitCode.success : ExitCode.failure
   }

@@ -41,11 +41,16 @@ struct ClassResult: Sendable {
 
     /// `9 of 12`, or the state when no check could run, for tables and CSV.
     /// Not `9/12`: spreadsheets read that as a date.
-    var cell: String {
+    var cell: String { cell(.english) }
+
+    /// ``cell`` in `words`: `9 of 12`, `12 项通过 9 项`.
+    func cell(_ words: Language) -> String {
+      let count = words("\(passed) of \(items.count)", "\(items.count) 项通过 \(passed) 项")
       switch state {
-      case .doesNotCompile, .notHandedIn: state.rawValue
-      case .crashed, .timedOut, .raceCheckNotRun, .noChecks: "\(passed) of \(items.count) (\(state.rawValue))"
-      default: "\(passed) of \(items.count)"
+      case .doesNotCompile, .notHandedIn: return state.label(words)
+      case .crashed, .timedOut, .raceCheckNotRun, .noChecks:
+        return count + words(" (", "（") + state.label(words) + words(")", "）")
+      default: return count
       }
     }
   }
@@ -60,8 +65,9 @@ struct ClassResult: Sendable {
   var score: Double { items.reduce(0) { $0 + $1.score } }
   var maxScore: Double { items.reduce(0) { $0 + $1.maxScore } }
 
-  /// The result of `grade`, over the course's items.
-  init(_ grade: SubmissionGrade, items: ClassGrader.Items, course: Workspace) {
+  /// The result of `grade`, over the course's items; the items' output in
+  /// `words` (check names and recorded values stay as they are).
+  init(_ grade: SubmissionGrade, items: ClassGrader.Items, course: Workspace, words: Language = .english) {
     self.grade = grade
     guard grade.notGraded == nil else {
       chapters = []
@@ -71,7 +77,7 @@ struct ClassResult: Sendable {
       let chapter = report.chapter
       let expected = items.byChapter[chapter.number] ?? []
       let byID = Dictionary(report.scored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-      let why = Self.chapterProblem(report, course: course)
+      let why = Self.chapterProblem(report, course: course, words: words)
       var list: [Item] = []
       for (index, check) in expected.enumerated() {
         var item = Item(
@@ -88,13 +94,14 @@ struct ClassResult: Sendable {
           // No result either way: an error, not a failure of the learner's.
           case .undecided: item.status = .error
           }
-          item.output = result.issues.map(\.description).joined(separator: "\n\n")
+          item.output = result.issues.map { $0.words(words) }.joined(separator: "\n\n")
           item.seconds = result.seconds ?? 0
-          if result.status == .skipped, item.output.isEmpty { item.output = "Skipped." }
+          if result.status == .skipped, item.output.isEmpty { item.output = words("Skipped.", "已跳过。") }
         } else {
           item.output =
-            "No result: the chapter's run never reported this check."
-            + (report.crash.map { "\nThe run ended: " + $0 } ?? "")
+            words(
+              "No result: the chapter's run never reported this check.", "没有结果：这一章的运行从未报告这项检查。")
+            + (report.crash.map { words("\nThe run ended: ", "\n运行结束了：") + $0 } ?? "")
         }
         list.append(item)
       }
@@ -103,16 +110,22 @@ struct ClassResult: Sendable {
   }
 
   /// Why none of a chapter's checks has a result, if so.
-  static func chapterProblem(_ report: ChapterReport, course: Workspace) -> String? {
+  static func chapterProblem(_ report: ChapterReport, course: Workspace, words: Language = .english)
+    -> String?
+  {
     if report.notHandedIn {
-      return "Not handed in: the submission has no \(course.codeFolder(report.chapter, .chapters))/ folder."
+      let folder = course.codeFolder(report.chapter, .chapters)
+      return words(
+        "Not handed in: the submission has no \(folder)/ folder.", "未提交：这份提交里没有 \(folder)/ 文件夹。")
     }
     if !report.compileErrors.isEmpty {
       // The first error's own line first: CI tools show a failure's first
       // line, and it says where (`Chapters/04-X/File.swift:12:5: error: ...`).
       let output = report.compileErrors.joined(separator: "\n")
       let first = Diagnostics.compilerErrors(in: output).first.map { firstLine(of: $0.text) }
-      return "Does not compile" + (first.map { ": " + $0 } ?? ":") + "\n" + output
+      return words("Does not compile", "编译失败") + (first.map { words(": ", "：") + $0 } ?? words(":", "："))
+        + "\n"
+        + output
     }
     return nil
   }

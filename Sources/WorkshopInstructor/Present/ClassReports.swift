@@ -7,6 +7,28 @@ import WorkshopCore
 struct ClassReports: Sendable {
   var course: Workspace
   var style: Style
+  /// The language of the reports a person reads (`grade --lang`): Gradescope's
+  /// output and test names, JUnit's messages, `summary.md` and the terminal.
+  /// Check names and recorded values stay as they are; `class.csv` stays in
+  /// English, a spreadsheet's columns.
+  var words: Language = .english
+
+  init(course: Workspace, style: Style, words: Language = .english) {
+    self.course = course
+    self.style = style
+    self.words = words
+    text = CourseText(workspace: course, language: words)
+  }
+
+  /// The course's titles in `words`.
+  var text: CourseText
+
+  /// A chapter's number and title as a learner's report names it: in Chinese,
+  /// with the English title too, as the chapter's folder and README have it.
+  private func chapterName(_ chapter: Curriculum.Chapter) -> String {
+    let title = text.title(chapter)
+    return "\(chapter.paddedNumber) \(title)" + (title == chapter.title ? "" : "（\(chapter.title)）")
+  }
 
   // MARK: - Gradescope
 
@@ -35,7 +57,7 @@ struct ClassReports: Sendable {
       output: overview(result),
       tests: result.items.map { item in
         Gradescope.Test(
-          name: "\(item.chapter.paddedNumber) \(item.chapter.title): \(item.name)", number: item.number,
+          name: chapterName(item.chapter) + words(": ", "：") + item.name, number: item.number,
           score: item.score, max_score: item.maxScore,
           status: item.status == .passed ? "passed" : "failed",
           output: item.output, tags: [item.chapter.folder])
@@ -48,25 +70,35 @@ struct ClassReports: Sendable {
     let grade = result.grade
     var lines: [String] = []
     if let why = grade.notGraded {
-      lines.append("Not graded: \(why)")
+      lines.append(words("Not graded: ", "未评分：") + why)
     } else {
+      let (score, maximum) = (format(result.score), format(result.maxScore))
       lines.append(
-        "\(result.passed) of \(result.total) checks pass (\(format(result.score)) of \(format(result.maxScore)) points)."
-      )
+        words(
+          "\(result.passed) of \(result.total) checks pass (\(score) of \(maximum) points).",
+          "\(result.total) 项检查通过 \(result.passed) 项（\(maximum) 分中得 \(score) 分）。"))
       for chapter in result.chapters {
-        lines.append("  \(chapter.chapter.paddedNumber) \(chapter.chapter.title): \(chapter.cell)")
+        lines.append("  " + chapterName(chapter.chapter) + words(": ", "：") + chapter.cell(words))
       }
     }
     if !grade.flags.isEmpty {
       lines.append("")
-      lines.append("Needs review: code no exercise needs, for a person to look at:")
+      lines.append(
+        words(
+          "Needs review: code no exercise needs, for a person to look at:", "需要人工复核：有任何练习都用不到的代码，请人看一看："))
       lines += grade.flags.map { "  " + $0.description }
     }
     if !grade.ignored.isEmpty {
       lines.append("")
-      lines.append("Ignored (only the Swift files in Chapters/NN-Name/ are graded):")
+      lines.append(
+        words(
+          "Ignored (only the Swift files in Chapters/NN-Name/ are graded):",
+          "已忽略（只有 Chapters/NN-Name/ 里的 Swift 文件会被评分）："))
       lines += grade.ignored.prefix(50).map { "  " + $0 }
-      if grade.ignored.count > 50 { lines.append("  … and \(grade.ignored.count - 50) more") }
+      if grade.ignored.count > 50 {
+        lines.append(
+          words("  … and \(grade.ignored.count - 50) more", "  ……还有 \(grade.ignored.count - 50) 个"))
+      }
     }
     return lines.joined(separator: "\n")
   }
@@ -192,17 +224,21 @@ struct ClassReports: Sendable {
     let grade = result.grade
     let name = pad(grade.name, nameWidth)
     let time = style.dim(String(format: "%5.1f s", grade.seconds))
-    let review = grade.flags.isEmpty ? "" : style.yellow(" · needs review (\(grade.flags.count))")
+    let review =
+      grade.flags.isEmpty
+      ? "" : style.yellow(words(" · needs review (\(grade.flags.count))", " · 需要复核（\(grade.flags.count)）"))
     guard grade.notGraded == nil else {
-      return "  " + style.mark(false) + " " + name + style.red("not graded: ")
+      return "  " + style.mark(false) + " " + name + style.red(words("not graded: ", "未评分："))
         + firstLine(of: grade.notGraded!)
         + review
     }
     let done = result.chapters.filter { $0.state == .done }.count
-    var notes = ["\(done) of \(result.chapters.count) chapters done"]
+    var notes = [
+      words("\(done) of \(result.chapters.count) chapters done", "\(result.chapters.count) 章完成 \(done) 章")
+    ]
     for state in [ChapterReport.State.doesNotCompile, .crashed, .timedOut, .notHandedIn, .raceCheckNotRun] {
       let count = result.chapters.filter { $0.state == state }.count
-      if count > 0 { notes.append("\(count) \(state.rawValue)") }
+      if count > 0 { notes.append(words("\(count) \(state.rawValue)", "\(count) 章\(state.label(words))")) }
     }
     return "  " + style.mark(true) + " " + name
       + pad("\(result.passed)/\(result.total)", 10) + pad(notes.joined(separator: " · "), 44) + time + review
@@ -210,24 +246,26 @@ struct ClassReports: Sendable {
 
   /// The class table the terminal shows at the end.
   func table(_ results: [ClassResult]) -> String {
-    let width = max(10, results.map(\.grade.name.count).max() ?? 0) + 2
+    let width = max(10, results.map { Columns.width(of: $0.grade.name) }.max() ?? 0) + 2
     var lines: [String] = []
     let graded = results.filter { $0.grade.notGraded == nil }
     let review = results.filter { !$0.grade.flags.isEmpty }.count
     lines.append(
-      style.bold("Class: \(results.count) submission\(results.count == 1 ? "" : "s")")
-        + " · \(graded.count) graded · \(results.count - graded.count) not graded · \(review) need\(review == 1 ? "s" : "") review"
-    )
+      words(
+        style.bold("Class: \(results.count) submission\(results.count == 1 ? "" : "s")")
+          + " · \(graded.count) graded · \(results.count - graded.count) not graded · \(review) need\(review == 1 ? "s" : "") review",
+        style.bold("全班：\(results.count) 份提交")
+          + " · 已评分 \(graded.count) 份 · 未评分 \(results.count - graded.count) 份 · 需要复核 \(review) 份"))
     lines.append("")
     lines.append(
       "  "
         + style.dim(
-          pad("Submission", width) + pad("Checks", 10)
-            + course.curriculum.chapters.map { pad($0.paddedNumber, 6) }.joined() + "Review"))
+          pad(words("Submission", "提交"), width) + pad(words("Checks", "检查"), 10)
+            + course.curriculum.chapters.map { pad($0.paddedNumber, 6) }.joined() + words("Review", "复核")))
     for result in results {
       var row = pad(result.grade.name, width)
       if result.grade.notGraded != nil {
-        row += pad("–", 10) + style.red(pad("not graded", course.curriculum.chapters.count * 6))
+        row += pad("–", 10) + style.red(pad(words("not graded", "未评分"), course.curriculum.chapters.count * 6))
       } else {
         row += pad("\(result.passed)/\(result.total)", 10)
         row += result.chapters.map { chapter -> String in
@@ -236,15 +274,20 @@ struct ClassReports: Sendable {
           return chapter.state == .done ? style.green(padded) : padded
         }.joined()
       }
-      row += result.grade.flags.isEmpty ? "" : style.yellow("\(result.grade.flags.count) flags")
+      row +=
+        result.grade.flags.isEmpty
+        ? "" : style.yellow(words("\(result.grade.flags.count) flags", "\(result.grade.flags.count) 处"))
       lines.append("  " + row)
     }
     if !graded.isEmpty {
       let median = Self.median(graded.map { Double($0.passed) / Double(max(1, $0.total)) })
       lines.append("")
+      let percent = Int((median * 100).rounded())
       lines.append(
         style.dim(
-          "Median \(Int((median * 100).rounded())) % of checks · ✓ done · CE does not compile · CR crashed · TO timed out · – not handed in · R race check not run"
+          words(
+            "Median \(percent) % of checks · ✓ done · CE does not compile · CR crashed · TO timed out · – not handed in · R race check not run",
+            "检查通过率中位数 \(percent) % · ✓ 已完成 · CE 编译失败 · CR 崩溃 · TO 超时 · – 未提交 · R 竞争检查未运行")
         ))
     }
     return lines.joined(separator: "\n")
@@ -262,9 +305,10 @@ struct ClassReports: Sendable {
   /// The summary as a Markdown table, for a GitHub run's page.
   func markdown(_ results: [ClassResult]) -> String {
     var lines = [
-      "## \(course.curriculum.title): grades", "",
-      "| Submission | Checks | " + course.curriculum.chapters.map(\.paddedNumber).joined(separator: " | ")
-        + " | Needs review |",
+      "## \(text.courseTitle)" + words(": grades", "：成绩"), "",
+      words("| Submission | Checks | ", "| 提交 | 检查 | ")
+        + course.curriculum.chapters.map(\.paddedNumber).joined(separator: " | ")
+        + words(" | Needs review |", " | 需要复核 |"),
       "| --- | --- | " + course.curriculum.chapters.map { _ in "---" }.joined(separator: " | ") + " | --- |",
     ]
     for result in results {
@@ -273,7 +317,7 @@ struct ClassReports: Sendable {
       let flags = grade.flags.isEmpty ? "" : "\(grade.flags.count)"
       if let why = grade.notGraded {
         lines.append(
-          "| \(name) | not graded: \(markdownCell(firstLine(of: why))) | "
+          "| \(name) | " + words("not graded: ", "未评分：") + "\(markdownCell(firstLine(of: why))) | "
             + course.curriculum.chapters.map { _ in "" }.joined(separator: " | ") + " | \(flags) |")
       } else {
         lines.append(
@@ -283,12 +327,14 @@ struct ClassReports: Sendable {
     }
     lines.append("")
     lines.append(
-      "✓ done · CE does not compile · CR crashed · TO timed out · – not handed in · R race check not run; otherwise checks passed/total."
+      words(
+        "✓ done · CE does not compile · CR crashed · TO timed out · – not handed in · R race check not run; otherwise checks passed/total.",
+        "✓ 已完成 · CE 编译失败 · CR 崩溃 · TO 超时 · – 未提交 · R 竞争检查未运行；其余为 通过数/检查总数。")
     )
     let flagged = results.filter { !$0.grade.flags.isEmpty }
     if !flagged.isEmpty {
       lines.append("")
-      lines.append("### Needs review")
+      lines.append(words("### Needs review", "### 需要复核"))
       for result in flagged {
         lines.append("")
         lines.append("**\(markdownCell(result.grade.name))**")
@@ -320,7 +366,8 @@ struct ClassReports: Sendable {
   }
 
   private func pad(_ text: String, _ width: Int) -> String {
-    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    let columns = Columns.width(of: text)
+    return columns >= width ? text + " " : text + String(repeating: " ", count: width - columns)
   }
 
   // MARK: - Writing

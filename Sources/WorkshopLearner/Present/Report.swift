@@ -399,14 +399,8 @@ struct Report: Sendable {
   /// translated ("Expected:" becomes "预期："); its values, the behaviour
   /// and the recorded events are the check's data and stay as recorded.
   private func wording(_ issue: CheckIssue) -> String {
-    guard words == .chinese else { return issue.description }
-    if let chinese = issue.chinese { return chinese }
-    var text = issue.description.replacingOccurrences(of: "(same events as above)", with: "（事件同上）")
-    if let verdict = issue.verdict {
-      text = text.replacingOccurrences(of: verdict.headline, with: VerdictWords.chinese.headline(verdict))
-        .replacingOccurrences(of: verdict.transcript, with: VerdictWords.chinese.transcript(verdict))
-    }
-    return text
+    issue.words(words).replacingOccurrences(
+      of: "(same events as above)", with: words("(same events as above)", "（事件同上）"))
   }
 
   /// The learner's `file:line:col` for a failing check, on a line of its
