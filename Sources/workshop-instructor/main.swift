@@ -11,7 +11,8 @@ import WorkshopMaintainer
 InstructorForwarding.finishHandOff()
 Interrupts.install()
 let status = Workshop(
-  subcommands: SubcommandTable(LearnerCommands.all + MaintainerCommands.all + InstructorCommands.all)
+  subcommands: SubcommandTable(
+    LearnerCommands.all + MaintainerCommands.all + InstructorCommands.all, chinese: LearnerCommands.chinese)
 ).run(
   Array(CommandLine.arguments.dropFirst()))
 Interrupts.waitIfStopping()

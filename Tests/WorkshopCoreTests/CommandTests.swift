@@ -187,7 +187,7 @@ struct CommandTests {
     #expect(
       table.usage(for: "grade").hasPrefix("Usage: workshop grade <submission> ... [--report-dir <dir>]"))
     #expect(table.usage(for: "reset") == "Usage: workshop reset <chapter> [--all]")
-    #expect(table.overview.contains("progress (default)"))
+    #expect(table.overview().contains("progress (default)"))
   }
 
   @Test("help explains itself")
@@ -235,7 +235,7 @@ struct CommandTests {
     }
     #expect(
       learner.subcommand("verify") == nil, "The learner's runner compiles none of the instructor's code")
-    #expect(learner.overview.contains("verify, grade, dev"))
+    #expect(learner.overview().contains("verify, grade, dev"))
     // The instructor's runner runs every subcommand the learner's hands off.
     #expect(table.handedOff.isEmpty)
     #expect(

@@ -73,6 +73,61 @@ struct LanguageTests {
     #expect(said.withLock { $0.first }?.contains("unknown language 'klingon'") == true)
   }
 
+  @Test(
+    "Every help text of the learner's runner has its Chinese, and help in Chinese shows no English sentence")
+  func help() throws {
+    let table = LearnerCommands.table
+    var texts: [String] = []
+    for command in LearnerCommands.all {
+      let configuration = command.configuration
+      texts += [configuration.summary, configuration.discussion].filter { !$0.isEmpty }
+      texts += configuration.options.map(\.help)
+      if let argument = configuration.argument {
+        texts.append(argument.help)
+        texts += argument.whenLeftOut.map { [$0] } ?? []
+      }
+    }
+    for text in texts {
+      #expect(table.say(text, .chinese) != text, "no Chinese for: \(text)")
+    }
+    for name in [nil] + LearnerCommands.all.map({ $0.configuration.name }) {
+      let help = try #require(table.help(for: name, .chinese))
+      // Prose is what remains once commands, options, paths and placeholders are taken out.
+      // Subcommand names are typed, not read.
+      let names =
+        LearnerCommands.all.map { $0.configuration.name } + InstructorForwarding.subcommands + ["help"]
+      var prose = help.replacing(
+        #/\S*[/<>.-]\S*|workshop|DebouncedSearch|Swift|Ctrl-C|SVG|HTML|LANG|\bq\b|auto|en\b/#, with: "")
+      for name in names { prose = prose.replacing(try Regex("\\b\(name)\\b"), with: "") }
+      #expect(
+        prose.firstMatch(of: #/[A-Za-z]{4,}/#) == nil,
+        "English left in help for \(name ?? "the overview"): \(help)")
+      #expect(help.contains("用法："))
+    }
+    // English help is as it was.
+    #expect(
+      table.help(for: "check")?.contains("OVERVIEW: Run one chapter's checks and explain every failure.")
+        == true)
+  }
+
+  @Test("A usage error is said in Chinese when the runner speaks it")
+  func usageErrors() {
+    let said = Mutex<[String]>([])
+    let console = Workshop.Console(out: { _ in }, err: { line in said.withLock { $0.append(line) } })
+    let workshop = Workshop(
+      console: console, style: Style(colored: false), directory: FileManager.default.temporaryDirectory,
+      subcommands: LearnerCommands.table, environment: ["LANG": "zh_CN.UTF-8"])
+    #expect(workshop.run(["chek"]) == Workshop.ExitCode.usage)
+    #expect(
+      said.withLock { $0 } == [
+        "error: 没有子命令 'chek'。你是想用 'check' 吗？", "用法：workshop [<subcommand>] [<options>]",
+        "见 'workshop --help'。",
+      ])
+    said.withLock { $0 = [] }
+    #expect(workshop.run(["check", "--timeout", "0"]) == Workshop.ExitCode.usage)
+    #expect(said.withLock { $0.first } == "error: '--timeout' 的值应该是1 到 3600 之间的秒数，而不是 '0'")
+  }
+
   @Test("The choice is remembered for the checkout, forgotten with auto, and a damaged file is ignored")
   func remembered() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lang-\(UUID().uuidString)")

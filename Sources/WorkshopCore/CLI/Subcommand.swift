@@ -38,9 +38,9 @@ package struct SubcommandConfiguration: Sendable {
   /// `check`.
   var name: String
   /// One line, for the overview.
-  var summary: String
+  package var summary: String
   /// The paragraph of its own help.
-  var discussion: String
+  package var discussion: String
   /// Its positional argument, if it takes one.
   var argument: Argument?
   /// Its options, in the order help lists them.
@@ -52,9 +52,9 @@ package struct SubcommandConfiguration: Sendable {
   package struct Argument: Sendable {
     /// `chapter`.
     var name: String
-    var help: String
+    package var help: String
     /// What the subcommand does without it, when it may be left out.
-    var whenLeftOut: String?
+    package var whenLeftOut: String?
     /// Whether it may be given more than once.
     var repeats: Bool
 
@@ -85,7 +85,7 @@ package struct Option: Sendable, Equatable {
   var name: String
   /// The value's placeholder (`seconds`); nil for a flag.
   var value: String?
-  var help: String
+  package var help: String
   /// The default, as help shows it.
   var defaultValue: String?
 
@@ -153,7 +153,10 @@ package struct ParsedArguments: Sendable {
   ) throws -> Number? {
     guard let text = values[option.name] else { return nil }
     guard let number = Number(text), range.contains(number) else {
-      throw UsageError(message: "'\(option.name)' takes \(what), not '\(text)'", subcommand: subcommand)
+      throw UsageError(
+        message: "'\(option.name)' takes \(what), not '\(text)'",
+        chinese: "'\(option.name)' 的值应该是\(Self.chinese(what))，而不是 '\(text)'",
+        subcommand: subcommand)
     }
     return number
   }
@@ -161,20 +164,35 @@ package struct ParsedArguments: Sendable {
   /// The `--timeout` given (``Option/timeout``), if any.
   package func timeLimit() throws -> Double? { try seconds(.timeout, in: 1...3600) }
 
-  /// A usage error about this subcommand.
-  package func error(_ message: String) -> UsageError { UsageError(message: message, subcommand: subcommand) }
+  /// A usage error about this subcommand, in English and, if given, in Chinese.
+  package func error(_ message: String, chinese: String? = nil) -> UsageError {
+    UsageError(message: message, chinese: chinese, subcommand: subcommand)
+  }
+
+  /// `what` an option takes, in Chinese: "a number of seconds from 1 to 3600" becomes "1 到 3600 之间的秒数".
+  private static func chinese(_ what: String) -> String {
+    guard let match = what.firstMatch(of: #/from (\d+) to (\d+)/#) else { return what }
+    return what.hasPrefix("a number of seconds")
+      ? "\(match.1) 到 \(match.2) 之间的秒数" : "\(match.1) 到 \(match.2) 之间的整数"
+  }
 }
 
 /// A command line that cannot be run as written (exit status 64).
 package struct UsageError: Error, Equatable, CustomStringConvertible {
   var message: String
+  /// The same message in Chinese, shown when the runner speaks it.
+  var chinese: String?
   /// The subcommand whose usage line to show with the error.
   var subcommand: String?
 
-  init(message: String, subcommand: String? = nil) {
+  init(message: String, chinese: String? = nil, subcommand: String? = nil) {
     self.message = message
+    self.chinese = chinese
     self.subcommand = subcommand
   }
 
   package var description: String { message }
+
+  /// The message in `language`.
+  package func words(_ language: Language) -> String { language == .chinese ? chinese ?? message : message }
 }

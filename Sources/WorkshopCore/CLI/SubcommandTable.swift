@@ -14,10 +14,17 @@ package struct SubcommandTable: Sendable {
   /// runner that holds them (see ``InstructorForwarding``), each with its
   /// one-line summary: the learner's runner compiles none of their code.
   var handedOff: [String]
+  /// The Chinese of its help texts, by their English (a summary, a
+  /// discussion, an option's or an argument's help): help in Chinese shows
+  /// these, and the English of any text without one.
+  var chinese: [String: String]
 
-  package init(_ subcommands: [any Subcommand.Type], handedOff: [String] = []) {
+  package init(
+    _ subcommands: [any Subcommand.Type], handedOff: [String] = [], chinese: [String: String] = [:]
+  ) {
     self.subcommands = subcommands
     self.handedOff = handedOff
+    self.chinese = chinese
   }
 
   /// What a command line asks for.
@@ -117,16 +124,22 @@ package struct SubcommandTable: Sendable {
         break
       }
       guard let option = options.first(where: { $0.name == name }) else {
-        throw UsageError(message: "unknown option '\(argument)'", subcommand: positional.first)
+        throw UsageError(
+          message: "unknown option '\(argument)'", chinese: "没有选项 '\(argument)'", subcommand: positional.first
+        )
       }
       if option.value == nil {
-        if inlineValue != nil { throw UsageError(message: "'\(name)' takes no value") }
+        if inlineValue != nil {
+          throw UsageError(message: "'\(name)' takes no value", chinese: "'\(name)' 不接受值")
+        }
         values[name] = ""
       } else if let inlineValue {
         values[name] = inlineValue
       } else {
         // The next argument is the value, even if it starts with "-".
-        guard index < arguments.endIndex else { throw UsageError(message: "missing value for '\(name)'") }
+        guard index < arguments.endIndex else {
+          throw UsageError(message: "missing value for '\(name)'", chinese: "'\(name)' 缺少值")
+        }
         values[name] = arguments[index]
         index += 1
       }
@@ -136,16 +149,23 @@ package struct SubcommandTable: Sendable {
     guard let name = positional.first ?? defaultSubcommand?.configuration.name else { return .help(nil) }
     let rest = Array(positional.dropFirst())
     if name == "help" {
-      if rest.count > 1 { throw UsageError(message: "unexpected argument '\(rest[1])'", subcommand: name) }
+      if rest.count > 1 {
+        throw UsageError(
+          message: "unexpected argument '\(rest[1])'", chinese: "多余的参数 '\(rest[1])'", subcommand: name)
+      }
       return .help(rest.first)
     }
     guard let type = subcommand(name) else {
       if Int(name) != nil {
-        throw UsageError(message: "unknown subcommand '\(name)'. Did you mean 'check \(name)'?")
+        throw UsageError(
+          message: "unknown subcommand '\(name)'. Did you mean 'check \(name)'?",
+          chinese: "没有子命令 '\(name)'。你是想用 'check \(name)' 吗？")
       }
       let guess = names.min { editDistance(name, $0) < editDistance(name, $1) }
-      let suggestion = guess.flatMap { editDistance(name, $0) <= 2 ? " Did you mean '\($0)'?" : nil } ?? ""
-      throw UsageError(message: "unknown subcommand '\(name)'.\(suggestion)")
+      let close = guess.flatMap { editDistance(name, $0) <= 2 ? $0 : nil }
+      throw UsageError(
+        message: "unknown subcommand '\(name)'." + (close.map { " Did you mean '\($0)'?" } ?? ""),
+        chinese: "没有子命令 '\(name)'。" + (close.map { "你是想用 '\($0)' 吗？" } ?? ""))
     }
     let configuration = type.configuration
 
@@ -159,13 +179,15 @@ package struct SubcommandTable: Sendable {
         ? owners.dropLast().joined(separator: ", ") + " and " + owners.last! : owners.first ?? ""
       throw UsageError(
         message: "'\(optionName)' does not apply to '\(name)'" + (owners.isEmpty ? "" : " (only to \(list))"),
+        chinese: "'\(optionName)' 不能用于 '\(name)'" + (owners.isEmpty ? "" : "（只能用于 \(list)）"),
         subcommand: name)
     }
     // Arguments: as many as it takes; the subcommand decides whether it
     // may go without one (`reset --all`).
     let takes = configuration.argument.map { $0.repeats ? Int.max : 1 } ?? 0
     if rest.count > takes {
-      throw UsageError(message: "unexpected argument '\(rest[takes])'", subcommand: name)
+      throw UsageError(
+        message: "unexpected argument '\(rest[takes])'", chinese: "多余的参数 '\(rest[takes])'", subcommand: name)
     }
     return .run(
       try type.init(
@@ -188,7 +210,9 @@ extension ParsedArguments {
   package func required(example: String) throws -> String {
     guard let argument else {
       throw error(
-        "'\(subcommand)' needs a \(argumentName ?? "argument"), for example '\(subcommand) \(example)'")
+        "'\(subcommand)' needs a \(argumentName ?? "argument"), for example '\(subcommand) \(example)'",
+        chinese:
+          "'\(subcommand)' 需要一个\(argumentName == "chapter" ? "章节" : "参数")，例如 '\(subcommand) \(example)'")
     }
     return argument
   }

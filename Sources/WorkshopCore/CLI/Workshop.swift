@@ -133,9 +133,10 @@ package struct Workshop {
       choice = chosen
       invocation = try subcommands.parse(rest)
     } catch let error as UsageError {
-      console.err("error: \(error.message)")
-      console.err(subcommands.usage(for: error.subcommand))
-      console.err("See 'workshop --help'.")
+      let words = helpLanguage(arguments)
+      console.err("error: \(error.words(words))")
+      console.err(subcommands.usage(for: error.subcommand, words))
+      console.err(words("See 'workshop --help'.", "见 'workshop --help'。"))
       return ExitCode.usage
     } catch {
       console.err("error: \(error)")
@@ -144,9 +145,13 @@ package struct Workshop {
 
     switch invocation {
     case .help(let topic):
-      guard let text = subcommands.help(for: topic) else {
-        console.err("error: no help for '\(topic ?? "")': there is no such subcommand.")
-        console.err("See 'workshop --help'.")
+      let words = helpLanguage(arguments)
+      guard let text = subcommands.help(for: topic, words) else {
+        console.err(
+          words(
+            "error: no help for '\(topic ?? "")': there is no such subcommand.",
+            "error: 没有 '\(topic ?? "")' 的帮助：没有这个子命令。"))
+        console.err(words("See 'workshop --help'.", "见 'workshop --help'。"))
         return ExitCode.usage
       }
       console.out(text)
@@ -203,6 +208,19 @@ package struct Workshop {
   }
 
   // MARK: - Helpers
+
+  /// The language of help and usage errors, which come before the workshop
+  /// is needed: `--lang` if the command line gives a valid one, else the one
+  /// remembered for the checkout this runs in, else the environment's.
+  private func helpLanguage(_ arguments: [String]) -> Language {
+    if case .language(let language)? = (try? Language.takeOption(from: arguments))?.choice { return language }
+    if let workspace = try? Workspace.locate(from: directory),
+      let remembered = Language.Remembered(directory: workspace.stateDirectory).load()
+    {
+      return remembered
+    }
+    return Language.fromEnvironment(environment)
+  }
 
   /// The chapter `query` names; without a query, the chapter the learner is on.
   package func resolve(_ query: String?, in workspace: Workspace) -> Curriculum.Chapter? {

@@ -91,6 +91,13 @@ package enum Language: String, Sendable, CaseIterable, Codable {
     }
   }
 
+  /// The option, as help lists it with every subcommand.
+  package static let option = "--lang <language>"
+
+  /// Its help.
+  package static let optionHelp =
+    "The language the runner speaks: en, zh-Hans, or auto (as LANG says); remembered for this checkout."
+
   /// What `--lang` can be given, as help and errors list it.
   package static let choices = "en, zh-Hans (or zh, zh-CN), auto"
 
@@ -118,7 +125,9 @@ package enum Language: String, Sendable, CaseIterable, Codable {
       let value: String
       if argument == "--lang" {
         guard index < arguments.endIndex else {
-          throw UsageError(message: "missing value for '--lang' (one of: \(choices))")
+          throw UsageError(
+            message: "missing value for '--lang' (one of: \(choices))", chinese: "'--lang' 缺少值（可选：\(choices)）"
+          )
         }
         value = arguments[index]
         index += 1
@@ -133,7 +142,9 @@ package enum Language: String, Sendable, CaseIterable, Codable {
       } else if let language = Language(naming: value) {
         choice = .language(language)
       } else {
-        throw UsageError(message: "unknown language '\(value)' for '--lang' (one of: \(choices))")
+        throw UsageError(
+          message: "unknown language '\(value)' for '--lang' (one of: \(choices))",
+          chinese: "'--lang' 不认识语言 '\(value)'（可选：\(choices)）")
       }
     }
     return (rest, choice)

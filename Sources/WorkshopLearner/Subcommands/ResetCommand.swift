@@ -29,7 +29,9 @@ struct ResetCommand: Subcommand, Equatable {
     all = arguments.flag(Self.allOption)
     if all {
       if let chapter = arguments.argument {
-        throw arguments.error("give a chapter or '--all', not both ('\(chapter)')")
+        throw arguments.error(
+          "give a chapter or '--all', not both ('\(chapter)')", chinese: "给一个章节或 '--all'，不要两个都给（'\(chapter)'）"
+        )
       }
       chapter = nil
     } else {
