@@ -225,6 +225,17 @@ struct ChineseReportTests {
     #expect(Set(columns).count == 1, "\(rows)")
   }
 
+  @Test("check --timeline in Chinese: the page's words and labels, the check's name and events as recorded")
+  func timelinePage() {
+    let course = CourseText(curriculum: Self.workspace.curriculum, language: .chinese, texts: Self.texts)
+    let page = TimelinePage(Self.report, course: course).html
+    #expect(page.contains("<html lang=\"zh-Hans\">"))
+    #expect(page.contains("第 04 章 · 防抖搜索：每项失败的检查里发生了什么"))
+    #expect(page.contains("<b>预期：</b> <code>[Swift Book]</code>"))
+    #expect(page.contains("✗ Drops the late answer"))
+    #expect(TimelinePage(Self.report).html.contains("<b>Expected:</b>"))
+  }
+
   @Test("A check that never finished is explained in the grader's Chinese words")
   func graderWords() {
     var issue = CheckIssue("Did not finish: run on its own, it was stopped after 30 s. " + Stuck.cause)

@@ -100,6 +100,18 @@ struct TranslationsTests {
       ])
   }
 
+  @Test("A file name in prose must be in the translation too; a link may point at the other language")
+  func fileNames() {
+    let english = "Open Chapters/01-Adder/Adder.swift. In Chinese: [README.zh-Hans.md](README.zh-Hans.md)."
+    let faithful = "打开 Chapters/01-Adder/Adder.swift。English: [README.md](README.md)。"
+    let lost = "打开加法器的文件。English: [README.md](README.md)。"
+    let check = { (text: String) in
+      Translations.contentProblems(text, of: english, translation: "T", source: "README.md", terms: [])
+    }
+    #expect(check(faithful) == [])
+    #expect(check(lost).contains("T: lacks file names of README.md: Chapters/01-Adder/Adder.swift"))
+  }
+
   @Test("A line that opens with inline code in four backticks is prose, not a code fence")
   func inlineFenceIsProse() {
     let (text, code) = Translations.split(
@@ -169,10 +181,13 @@ struct TranslationsTests {
 
   func deckProblems(_ translated: String) -> [String] {
     Translations.problems(
-      translated, of: Self.deck, translation: "T", source: "Slides/01-Adder.md", sourceHash: "1a2b", terms: [])
+      translated, of: Self.deck, translation: "T", source: "Slides/01-Adder.md", sourceHash: "1a2b", terms: []
+    )
   }
 
-  @Test("A translated deck keeps its front matter, its slides and their notes, and says in a YAML comment what it translates")
+  @Test(
+    "A translated deck keeps its front matter, its slides and their notes, and says in a YAML comment what it translates"
+  )
   func faithfulDeck() {
     #expect(deckProblems(Self.translatedDeck) == [])
   }
@@ -184,7 +199,9 @@ struct TranslationsTests {
     Drift(
       name: "notes left out", change: { $0.replacingOccurrences(of: "<!--\n给大家 2 分钟。\n-->", with: "2") },
       said: "slide 2 has no speaker notes"),
-    Drift(name: "another style", change: { $0.replacingOccurrences(of: "28px", with: "20px") }, said: "its front matter"),
+    Drift(
+      name: "another style", change: { $0.replacingOccurrences(of: "28px", with: "20px") },
+      said: "its front matter"),
     Drift(
       name: "no marker",
       change: { $0.replacingOccurrences(of: "# translated from Slides/01-Adder.md 1a2b\n", with: "") },

@@ -22,12 +22,22 @@ package struct TimelinePage: Sendable {
   var title: String
   var subtitle: String
   package var pictures: [Picture]
+  /// The language of the page's own words (the checks' names and recorded
+  /// events stay as the checks wrote them).
+  var words: Language
 
   /// The pictures of `report`'s failing checks that recorded events;
   /// `pointer` says where in the learner's code to look for a check.
-  package init(_ report: ChapterReport, pointer: (CheckResult) -> String? = { _ in nil }) {
-    title = "Chapter \(report.chapter.paddedNumber) · \(report.chapter.title)"
-    subtitle = report.chapter.summary
+  package init(
+    _ report: ChapterReport, course: CourseText? = nil, pointer: (CheckResult) -> String? = { _ in nil }
+  ) {
+    let words = course?.language ?? .english
+    self.words = words
+    let number = report.chapter.paddedNumber
+    title =
+      words("Chapter \(number) · ", "第 \(number) 章 · ")
+      + (course?.title(report.chapter) ?? report.chapter.title)
+    subtitle = course?.summary(report.chapter) ?? report.chapter.summary
     var pictures: [Picture] = []
     var names: Set<String> = []
     for check in report.failing {
@@ -45,7 +55,9 @@ package struct TimelinePage: Sendable {
         let title =
           check.name
           + (events.count < verdict.events.count
-            ? " (the first \(events.count) of \(verdict.events.count) events)" : "")
+            ? words(
+              " (the first \(events.count) of \(verdict.events.count) events)",
+              "（\(verdict.events.count) 个事件中的前 \(events.count) 个）") : "")
         let timeline = Timeline(events: events, expected: verdict.expected, actual: verdict.actual)
         let excerpt = TimelineDrawing.slideExcerpt(of: timeline)
         let rows = excerpt.steps.map(\.number)
@@ -84,10 +96,10 @@ package struct TimelinePage: Sendable {
       var verdict = picture.pointer.map { "<p class=\"pointer\">→ <code>\(esc($0))</code></p>" } ?? ""
       verdict += "<p class=\"behaviour\">\(esc(picture.verdict.behaviour))</p>"
       if let expected = picture.verdict.expected {
-        verdict += "<p><b>Expected:</b> <code>\(esc(expected))</code></p>"
+        verdict += "<p><b>\(words("Expected:", "预期："))</b> <code>\(esc(expected))</code></p>"
       }
       if let actual = picture.verdict.actual {
-        verdict += "<p><b>Actual:</b> <code>\(esc(actual))</code></p>"
+        verdict += "<p><b>\(words("Actual:", "实际："))</b> <code>\(esc(actual))</code></p>"
       }
       body.append(
         """
@@ -100,7 +112,7 @@ package struct TimelinePage: Sendable {
     }
     return """
       <!DOCTYPE html>
-      <html lang="en"><head><meta charset="utf-8"><title>\(esc(title)) · timelines</title>
+      <html lang="\(words.rawValue)"><head><meta charset="utf-8"><title>\(esc(title)) · \(words("timelines", "时间线"))</title>
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <style>
         body { font: 15px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #24292f; margin: 24px; }
@@ -109,9 +121,10 @@ package struct TimelinePage: Sendable {
         .picture { overflow-x: auto; margin-top: 10px; border: 1px solid #d0d7de; border-radius: 6px; }
         .picture svg { display: block; }
       </style></head><body>
-      <h1>\(esc(title)): what happened in each failing check</h1>
-      <p class="subtitle">\(esc(subtitle)) Each picture is the check's recorded events, in order and numbered as \
-      in the terminal: one lane per participant, your code in blue, and in red what should not have happened.</p>
+      <h1>\(esc(title))\(words(": what happened in each failing check", "：每项失败的检查里发生了什么"))</h1>
+      <p class="subtitle">\(esc(subtitle)) \(words(
+        "Each picture is the check's recorded events, in order and numbered as in the terminal: one lane per participant, your code in blue, and in red what should not have happened.",
+        "每幅图都是这项检查记录下来的事件，按顺序排列，编号和终端里一样：每个参与者一条泳道，你的代码是蓝色，不该发生的是红色。"))</p>
       \(body.joined(separator: "\n"))
       </body></html>
 

@@ -21,7 +21,7 @@ extension Workshop {
       return ExitCode.success
     }
     let pointers = CodePointer(workspace: workspace, variant: variant, words: language)
-    let page = TimelinePage(report) { check in
+    let page = TimelinePage(report, course: CourseText(workspace: workspace, language: language)) { check in
       pointers.locate(check, in: chapter).map { "\($0.location):1 (\($0.what))" }
     }
     guard !page.pictures.isEmpty else {

@@ -15,7 +15,7 @@ import WorkshopCore
 /// `verify` fails when that English text has changed since, and when the
 /// translation lacks something of it that a translation must keep: a
 /// heading, a code block (word for word), inline code (identifiers, file
-/// names, commands), a check name (a list item's bold lead), a number, or a
+/// names, commands), a file name in prose, a check name, a number, or a
 /// fixed term of `docs/glossary.zh-Hans.md`.
 struct Translations {
   var workspace: Workspace
@@ -66,7 +66,8 @@ struct Translations {
   /// lines left out) and the rest; nil and the whole text for a document
   /// without one.
   static func frontMatter(of text: String) -> (front: String?, body: String) {
-    guard text.hasPrefix("---\n"), let end = text.range(of: "\n---\n", range: text.index(text.startIndex, offsetBy: 3)..<text.endIndex)
+    guard text.hasPrefix("---\n"),
+      let end = text.range(of: "\n---\n", range: text.index(text.startIndex, offsetBy: 3)..<text.endIndex)
     else { return (nil, text) }
     let front = String(text[text.index(text.startIndex, offsetBy: 4)..<end.lowerBound])
     return (front, String(text[end.upperBound...]))
@@ -156,7 +157,8 @@ struct Translations {
     let (englishFront, englishBody) = frontMatter(of: english)
     var (translatedFront, translatedBody) = frontMatter(of: translated)
     let isDeck = englishFront != nil
-    let expected = isDeck ? deckMarker(source: source, hash: sourceHash) : marker(source: source, hash: sourceHash)
+    let expected =
+      isDeck ? deckMarker(source: source, hash: sourceHash) : marker(source: source, hash: sourceHash)
     let first: String
     if isDeck {
       let lines = (translatedFront ?? "").split(separator: "\n", omittingEmptySubsequences: false)
@@ -169,17 +171,21 @@ struct Translations {
       if recorded.1 != sourceHash {
         problems.append(
           "\(translation): \(source) changed since it was translated (from \(recorded.1), now \(sourceHash)):"
-            + " bring the translation up to date, then make its \(isDeck ? "front matter's first line" : "first line") \(expected)")
+            + " bring the translation up to date, then make its \(isDeck ? "front matter's first line" : "first line") \(expected)"
+        )
       }
     } else {
       problems.append(
-        "\(translation): its \(isDeck ? "front matter's first line" : "first line") should say which English it translates: \(expected)")
+        "\(translation): its \(isDeck ? "front matter's first line" : "first line") should say which English it translates: \(expected)"
+      )
     }
     if isDeck, translatedFront != englishFront {
       problems.append("\(translation): its front matter (the deck's settings and style) is not \(source)'s")
     }
     if isDeck {
-      let (englishSlides, translatedSlides) = (SlideStructure.slides(of: english), SlideStructure.slides(of: translated))
+      let (englishSlides, translatedSlides) = (
+        SlideStructure.slides(of: english), SlideStructure.slides(of: translated)
+      )
       if englishSlides.count != translatedSlides.count {
         problems.append(
           "\(translation): has \(translatedSlides.count) slides, \(source) has \(englishSlides.count)")
@@ -239,6 +245,24 @@ struct Translations {
     let (englishFlat, translatedFlat) = (flat(englishText), flat(translatedText))
     for name in checks where englishFlat.contains(name) && !translatedFlat.contains(name) {
       problems.append("\(translation): lacks the check name \"\(name)\", which stays in English")
+    }
+    // File names in prose (inline code is compared above): a path or a name
+    // with a file extension, `Chapters/04-DebouncedSearch/SearchModel.swift`.
+    // Links are left out: a translation may link to the other language, and
+    // its pictures sit one folder up (`../timelines/…`).
+    let files = { (text: String) in
+      Set(
+        withoutInlineCode(text).replacing(#/!?\[[^\]]*\]\([^)]*\)/#, with: " ")
+          .matches(
+            of: #/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.(?:swift|md|json|sh|svg|html|yml|mutation|cjs|png)\b/#
+          )
+          .map { String($0.0) })
+    }
+    let missingFiles = files(englishText).subtracting(files(translatedText)).sorted()
+    if !missingFiles.isEmpty {
+      problems.append(
+        "\(translation): lacks file names of \(source): " + missingFiles.prefix(5).joined(separator: ", ")
+          + (missingFiles.count > 5 ? " and \(missingFiles.count - 5) more" : ""))
     }
     let numbers = { (text: String) in
       Set(withoutInlineCode(text).matches(of: #/\b\d+(?:\.\d+)?\b/#).map { String($0.0) })
@@ -379,7 +403,7 @@ extension Verifier {
       problems.isEmpty,
       "the \(count) Chinese translation\(count == 1 ? "" : "s") (\(Translations.language)) and the \(texts) hints,"
         + " titles and summaries of \(CourseText.fileName(.chinese)) match their English:"
-        + " made from it as it is now, with its headings, code, check names, numbers and the glossary's terms",
+        + " made from it as it is now, with its headings, slides and notes, code, file names, check names, numbers and the glossary's terms",
       problems)
   }
 }
