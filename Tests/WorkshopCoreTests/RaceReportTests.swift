@@ -234,6 +234,16 @@ struct RaceReportTests {
     let second = reports[1].explanation(codeFolders: ["Chapters/06-Continuations"], workspace: workspace)
     #expect(
       second.hasPrefix("Data race (ThreadSanitizer): Two threads changed `count` without synchronisation."))
+    // In Chinese: the same facts, the same places, the report as it is.
+    let chinese = reports[0].explanation(
+      codeFolders: ["Chapters/06-Continuations"], workspace: workspace, .chinese)
+    let chineseLines = chinese.split(separator: "\n").map(String.init)
+    #expect(chineseLines[0] == "数据竞争（ThreadSanitizer）：一个线程读取了 `resumed`，同时另一个线程写入了它，中间没有同步。")
+    #expect(chineseLines[1].hasPrefix("  线程 T5 在 Chapters/06-Continuations/Bridge.swift:3"))
+    #expect(chinese.contains("ThreadSanitizer 的报告："))
+    #expect(
+      chinese.split(separator: "\n").suffix(from: 5) == text.split(separator: "\n").suffix(from: 5),
+      "the raw report is the same")
   }
 
   @Test("No explanation names a file of the checks: an access with no line of the learner's code says so")

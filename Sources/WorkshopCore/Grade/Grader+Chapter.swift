@@ -99,6 +99,7 @@ extension Grader {
             var issue = CheckIssue(
               $0.explanation(codeFolders: folders, workspace: workspace),
               codeLocation: $0.learnerLocation(codeFolders: folders, workspace: workspace))
+            issue.chinese = $0.explanation(codeFolders: folders, workspace: workspace, .chinese)
             issue.isRace = true
             return issue
           }

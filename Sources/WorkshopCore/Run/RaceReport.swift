@@ -193,7 +193,9 @@ struct RaceReport: Sendable, Equatable {
 
   /// The report for a learner: what happened in plain words, where, then the
   /// report itself.
-  func explanation(codeFolders folders: [String], workspace: Workspace) -> String {
+  func explanation(codeFolders folders: [String], workspace: Workspace, _ words: Language = .english)
+    -> String
+  {
     let places = accesses.map { place(of: $0, preferring: folders, in: workspace) }
     // The log is written inside the test process, so it can name any path:
     // only the learner's own files, in the grader's copy, are read for the
@@ -204,34 +206,59 @@ struct RaceReport: Sendable, Equatable {
           ? Self.variable(at: frame) : nil
       }
     }
-    let name = variables.compactMap { $0 }.first.map { "`\($0)`" } ?? "the same memory"
+    let variable = variables.compactMap { $0 }.first.map { "`\($0)`" }
+    let name = variable ?? words("the same memory", "同一块内存")
+    // The verbs and threads in Chinese: "read" 读, "wrote" 写, "changed" 修改; "thread T5", "the main thread".
+    let verb = { (access: Access) in
+      words(access.verb, access.verb == "read" ? "读取了" : access.verb == "wrote" ? "写入了" : "修改了")
+    }
+    let thread = { (access: Access) in
+      words(
+        access.thread,
+        access.thread == "the main thread"
+          ? "主线程" : "线程 " + access.thread.replacingOccurrences(of: "thread ", with: ""))
+    }
     var lines: [String] = []
     if accesses.count == 2 {
       let verbs = Set(accesses.map(\.verb))
       let headline =
         verbs == ["wrote"] || verbs == ["changed"]
-        ? "Two threads \(accesses[0].verb) \(name) without synchronisation"
-        : "One thread \(accesses[0].verb) \(name) while another \(accesses[1].verb) it, without synchronisation"
-      lines.append("\(Self.headline): \(headline).")
+        ? words(
+          "Two threads \(accesses[0].verb) \(name) without synchronisation",
+          "两个线程在没有同步的情况下\(verb(accesses[0])) \(name)")
+        : words(
+          "One thread \(accesses[0].verb) \(name) while another \(accesses[1].verb) it, without synchronisation",
+          "一个线程\(verb(accesses[0])) \(name)，同时另一个线程\(verb(accesses[1]))它，中间没有同步")
+      lines.append(words("\(Self.headline): \(headline).", "数据竞争（ThreadSanitizer）：\(headline)。"))
       for (access, place) in zip(accesses, places) {
         guard let place else {
           lines.append(
-            "  \(access.thread) \(access.verb) it with no line of your code in its stack: look for the other place your code touches it"
+            words(
+              "  \(access.thread) \(access.verb) it with no line of your code in its stack: look for the other place your code touches it",
+              "  \(thread(access)) \(verb(access))它，但调用栈里没有你代码的任何一行：找找你的代码碰它的另一个地方")
           )
           continue
         }
+        let at = "\(workspace.relativize(place.file ?? "")):\(place.line ?? 0)"
         lines.append(
-          "  \(access.thread) \(access.verb) it at \(workspace.relativize(place.file ?? "")):\(place.line ?? 0) in \(Self.readable(place.function))"
+          words(
+            "  \(access.thread) \(access.verb) it at \(at) in \(Self.readable(place.function))",
+            "  \(thread(access)) 在 \(at) 的 \(Self.readable(place.function)) 里\(verb(access))它")
         )
       }
       lines.append(
-        "Nothing orders these two accesses: guard the state with a Mutex or an actor, or make it immutable and Sendable."
+        words(
+          "Nothing orders these two accesses: guard the state with a Mutex or an actor, or make it immutable and Sendable.",
+          "没有任何东西给这两次访问排序：用 Mutex 或 actor 保护这个状态，或者让它不可变并且是 Sendable 的。")
       )
     } else {
-      lines.append("\(Self.headline): ThreadSanitizer reported a \(kind).")
+      lines.append(
+        words(
+          "\(Self.headline): ThreadSanitizer reported a \(kind).",
+          "数据竞争（ThreadSanitizer）：ThreadSanitizer 报告了一个 \(kind)。"))
     }
     lines.append("")
-    lines.append("ThreadSanitizer's report:")
+    lines.append(words("ThreadSanitizer's report:", "ThreadSanitizer 的报告："))
     lines += readableRaw(codeFolders: folders, workspace: workspace).prefix(40).map { "  " + $0 }
     return lines.joined(separator: "\n")
   }
