@@ -93,6 +93,13 @@ package struct CheckIssue: Sendable, Equatable, Codable, CustomStringConvertible
   /// code, not at a file under `Tests/`.
   package var description: String { text }
 
+  /// An issue in the grader's own words, in English and in Chinese.
+  package static func both(_ english: String, _ chinese: String) -> CheckIssue {
+    var issue = CheckIssue(english)
+    issue.chinese = chinese
+    return issue
+  }
+
   /// The same issue, its words changed by `change`.
   package func rewording(_ change: (String) -> String) -> CheckIssue {
     var issue = self
@@ -239,22 +246,33 @@ package struct ChapterReport: Sendable, Codable {
     guard !own.isEmpty else {
       return CheckResult(
         id: item.id, name: item.name, status: .interrupted,
-        issues: [CheckIssue(crash.map { "No check of yours finished: " + $0 } ?? "No check of yours ran.")])
+        issues: [
+          CheckIssue.both(
+            crash.map { "No check of yours finished: " + $0 } ?? "No check of yours ran.",
+            crash.map { "你的检查没有一项完成：" + $0 } ?? "你的检查一项也没有运行。")
+        ])
     }
     let failing = own.filter { $0.status != .passed }
     guard !failing.isEmpty else {
       return CheckResult(
         id: item.id, name: item.name, status: .passed, issues: own.map { CheckIssue("✓ " + $0.name) })
     }
-    let text = failing.map { check in
-      "✗ \(check.name)\n"
-        + check.issues.map { "  " + $0.description.replacingOccurrences(of: "\n", with: "\n  ") }
-        .joined(separator: "\n")
-    }.joined(separator: "\n\n")
+    let text = { (words: Language) in
+      failing.map { check in
+        "✗ \(check.name)\n"
+          + check.issues.map { "  " + $0.words(words).replacingOccurrences(of: "\n", with: "\n  ") }
+          .joined(separator: "\n")
+      }.joined(separator: "\n\n")
+    }
+    let passing = own.count - failing.count
     return CheckResult(
       id: item.id, name: item.name,
       status: failing.allSatisfy { $0.status == .interrupted } ? .interrupted : .failed,
-      issues: [CheckIssue("\(own.count - failing.count) of \(own.count) of your checks pass.\n\n" + text)])
+      issues: [
+        CheckIssue.both(
+          "\(passing) of \(own.count) of your checks pass.\n\n" + text(.english),
+          "你的 \(own.count) 项检查通过了 \(passing) 项。\n\n" + text(.chinese))
+      ])
   }
 
   package var state: State {

@@ -11,6 +11,9 @@ extension Grader {
   /// it shows what the untouched starter gives (``versionAsShipped``).
   static let versionsPendingNote =
     "As shipped: graded again once you start this chapter (the first edit of its files), or now with `swift run workshop check`."
+  /// ``versionsPendingNote`` in Chinese.
+  static let versionsPendingNoteChinese =
+    "原样发布时的结果：你开始这一章（第一次修改它的文件）之后会重新评分，或者现在用 `swift run workshop check` 评分。"
 
   /// A version's item in an untouched chapter, left for later: with the
   /// result the untouched starter gives, which `curriculum.json` records
@@ -19,7 +22,7 @@ extension Grader {
   static func versionAsShipped(id: String, name: String, of chapter: Curriculum.Chapter) -> CheckResult {
     CheckResult(
       id: id, name: name, status: chapter.starterFails.contains(name) ? .failed : .passed,
-      issues: [CheckIssue(versionsPendingNote)])
+      issues: [CheckIssue.both(versionsPendingNote, versionsPendingNoteChinese)])
   }
 
   /// How many times the learner's checks run on the correct component.
@@ -58,10 +61,17 @@ extension Grader {
     var items: [CheckResult] = [
       Self.rule(
         Self.outsideItem, found: outside,
-        why: "A check learns everything it needs from the field, the clock and the server."),
+        why: (
+          "A check learns everything it needs from the field, the clock and the server.",
+          "一项检查需要知道的一切，都从输入框、时钟和服务器得到。"
+        )),
       Self.rule(
-        Self.waitsItem, found: waits, why: "A check must decide when things happen, not wait and hope.",
-        advice: "Use the kit's TestClock (advance it after waitForSleepers) and await what you wait for."),
+        Self.waitsItem, found: waits,
+        why: ("A check must decide when things happen, not wait and hope.", "一项检查必须决定事情何时发生，而不是等待并碰运气。"),
+        advice: (
+          "Use the kit's TestClock (advance it after waitForSleepers) and await what you wait for.",
+          "用工具包的 TestClock（在 waitForSleepers 之后推进它），并 await 你要等的东西。"
+        )),
     ]
     let usable =
       plain.compileErrors.isEmpty && plain.crash == nil && plain.timeLimit == nil && !plain.checks.isEmpty
@@ -82,7 +92,9 @@ extension Grader {
             : CheckResult(
               id: id, name: name, status: .skipped,
               issues: [
-                CheckIssue("Graded once every check of yours passes on the real component, every time.")
+                CheckIssue.both(
+                  "Graded once every check of yours passes on the real component, every time.",
+                  "等你的每项检查在真正的组件上每次都通过之后，才会评这一项。")
               ]))
         continue
       }
@@ -103,11 +115,13 @@ extension Grader {
             issues: !everyTime.isEmpty
               ? []
               : [
-                CheckIssue(
-                  caught == 0
-                    ? "Every check of yours passes on a field that \(variant.note). Which check would notice?"
-                    : "No check of yours fails on it in all \(runs.count) runs (caught in \(caught)): a check depends on timing."
-                )
+                caught == 0
+                  ? CheckIssue.both(
+                    "Every check of yours passes on a field that \(variant.note). Which check would notice?",
+                    "这个输入框“\(variant.note)”，而你的每项检查在它上面都通过了。哪项检查会注意到？")
+                  : CheckIssue.both(
+                    "No check of yours fails on it in all \(runs.count) runs (caught in \(caught)): a check depends on timing.",
+                    "在全部 \(runs.count) 次运行中，没有哪一项你的检查每次都在它上面失败（\(caught) 次抓住了它）：有一项检查依赖时机。")
               ]))
       case (_, .success(let runs)):
         let failures = runs.flatMap { $0.values.flatMap { $0 } }
@@ -117,10 +131,12 @@ extension Grader {
             issues: failures.isEmpty
               ? []
               : [
-                CheckIssue(
+                CheckIssue.both(
                   "This field is correct too (it \(variant.note)), but a check of yours fails on it: it tests how"
                     + " the field is written, not what it does.\n"
-                    + failures.prefix(2).joined(separator: "\n"))
+                    + failures.prefix(2).joined(separator: "\n"),
+                  "这个输入框也是正确的（它“\(variant.note)”），但你的一项检查在它上面失败了：它测的是输入框怎么写，"
+                    + "而不是它做了什么。\n" + failures.prefix(2).joined(separator: "\n"))
               ]))
       }
     }
@@ -132,13 +148,19 @@ extension Grader {
 
   /// A rule's result: passed when nothing breaking it was found, else failed
   /// with why the rule exists, each line found, and what to do instead.
-  static func rule(_ item: ExpectedCheck, found: [String], why: String, advice: String? = nil) -> CheckResult
-  {
+  /// `why` and `advice` in English and in Chinese.
+  static func rule(
+    _ item: ExpectedCheck, found: [String], why: (String, String), advice: (String, String)? = nil
+  ) -> CheckResult {
     guard !found.isEmpty else { return CheckResult(id: item.id, name: item.name, status: .passed) }
     let lines = found.map { "  " + $0 }.joined(separator: "\n")
     return CheckResult(
       id: item.id, name: item.name, status: .failed,
-      issues: [CheckIssue(why + " Found:\n" + lines + (advice.map { "\n" + $0 } ?? ""))])
+      issues: [
+        CheckIssue.both(
+          why.0 + " Found:\n" + lines + (advice.map { "\n" + $0.0 } ?? ""),
+          why.1 + "发现：\n" + lines + (advice.map { "\n" + $0.1 } ?? ""))
+      ])
   }
 
   /// How the IDs of the items the course adds to a learner's own checks begin.
@@ -187,22 +209,28 @@ extension Grader {
         let issues = run.summary.issues[id] ?? []
         if !run.isComplete || !run.summary.ended.contains(id) || !issues.isEmpty {
           checks[index].status = .failed
-          let why =
-            issues.first.map { "\n" + $0.description } ?? run.cause.map { "\nThe run ended: " + $0 } ?? ""
+          let why = { (words: Language) in
+            issues.first.map { "\n" + $0.words(words) }
+              ?? run.cause.map { words("\nThe run ended: ", "\n运行结束了：") + $0 } ?? ""
+          }
           checks[index].issues = [
-            CheckIssue(
+            CheckIssue.both(
               "Passed in run 1, but not in run \(number) of \(Self.checkRuns): a check must pass every time."
-                + why)
+                + why(.english),
+              "第 1 次运行通过了，但第 \(number) 次（共 \(Self.checkRuns) 次）没有：一项检查必须每次都通过。" + why(.chinese))
           ]
           break
         }
         if let seconds = run.summary.durations[id], seconds > Self.slowCheck {
           checks[index].status = .failed
           checks[index].issues = [
-            CheckIssue(
+            CheckIssue.both(
               String(
                 format: "Took %.1f s in run %d: a check takes no real time (the limit is %.0f s).", seconds,
-                number, Self.slowCheck))
+                number, Self.slowCheck),
+              String(
+                format: "第 %d 次运行用了 %.1f 秒：一项检查不花真实时间（上限是 %.0f 秒）。", number, seconds,
+                Self.slowCheck))
           ]
           break
         }
