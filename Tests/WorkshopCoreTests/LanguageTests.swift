@@ -225,6 +225,17 @@ struct ChineseReportTests {
     #expect(Set(columns).count == 1, "\(rows)")
   }
 
+  @Test("The grader's own words about a learner's checks are kept in Chinese too")
+  func graderRules() {
+    let found = ["Chapters/13-TestingConcurrency/UsernameFieldTests.swift:12: Task.sleep"]
+    let rule = Grader.rule(Grader.waitsItem, found: found, why: ("Wait for events.", "等事件。"))
+    #expect(rule.issues[0].words(.english) == "Wait for events. Found:\n  " + found[0])
+    #expect(rule.issues[0].words(.chinese) == "等事件。发现：\n  " + found[0])
+    let shipped = Grader.versionAsShipped(id: "v", name: "Catches it", of: Self.chapter)
+    #expect(shipped.issues[0].words(.chinese).hasPrefix("原样发布时的结果"))
+    #expect(ChapterReport.isPendingVersion(shipped), "the English note still marks a version left for later")
+  }
+
   @Test("check --timeline in Chinese: the page's words and labels, the check's name and events as recorded")
   func timelinePage() {
     let course = CourseText(curriculum: Self.workspace.curriculum, language: .chinese, texts: Self.texts)
