@@ -277,7 +277,17 @@ struct ChineseReportTests {
     reports.text = CourseText(curriculum: Self.workspace.curriculum, language: .chinese, texts: Self.texts)
     let gradescope = reports.gradescope(result)
     let failing = try #require(gradescope.tests.first { $0.status == "failed" })
-    #expect(failing.name == "04 防抖搜索（Debounced search）：Drops the late answer")
+    #expect(failing.name == "04 防抖搜索（Debounced search）：Drops the late answer", "no Chinese name: its own")
+    reports.text = CourseText(
+      curriculum: Self.workspace.curriculum, language: .chinese,
+      texts: Self.texts.merging([
+        "04/check/Drops the late answer": .init(
+          source: CourseText.hash("Drops the late answer"), text: "丢弃晚到的回答")
+      ]) { $1 })
+    #expect(
+      reports.gradescope(result).tests.contains {
+        $0.name == "04 防抖搜索（Debounced search）：丢弃晚到的回答（Drops the late answer）"
+      })
     #expect(failing.output.contains("预期：[Swift Book]"))
     #expect(failing.output.contains("The late answer for \"sw\" is dropped"))
     #expect(gradescope.output.contains("2 项检查通过 1 项"))

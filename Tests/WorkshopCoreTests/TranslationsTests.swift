@@ -225,7 +225,13 @@ struct TranslationsTests {
     #expect(!translations.glossaryTerms().isEmpty)
     let names = try declaredCheckNames(workspace).values.flatMap { $0 }
     #expect(translations.problems(checks: names) == [])
-    #expect(translations.courseTextProblems(checks: names) == [])
+    // Every graded item by name: the chapters' checks, and what chapter 13 grades a learner's checks on.
+    var graded = try declaredCheckNames(workspace)
+    let grader = Grader(workspace: workspace, variant: .chapters)
+    for chapter in workspace.curriculum.chapters where chapter.writesChecks {
+      graded[chapter.number] = try grader.gradedItems(of: chapter).map(\.name)
+    }
+    #expect(translations.courseTextProblems(checks: graded) == [])
   }
 }
 
@@ -304,6 +310,24 @@ struct CourseTextTests {
     drift.change(&file)
     let found = problems(file)
     #expect(found.contains { $0.contains(drift.said) }, "\(drift.name): \(found)")
+  }
+
+  @Test("Each graded check needs its Chinese name, and a name the course no longer grades is an error")
+  func checkNames() {
+    var file = Self.file
+    let checks = [1: ["Adds two numbers"]]
+    let problems = { (file: CourseText.File) in
+      Translations.courseTextProblems(file, of: Self.curriculum, name: "T", terms: Self.terms, checks: checks)
+    }
+    #expect(
+      problems(file) == [
+        "T: lacks \"01/check/Adds two numbers\" (translate curriculum.json's text, and record \"source\": \"\(CourseText.hash("Adds two numbers"))\")"
+      ])
+    file.texts["01/check/Adds two numbers"] = .init(
+      source: CourseText.hash("Adds two numbers"), text: "把两个数相加")
+    #expect(problems(file) == [], "the English name need not be in its translation")
+    file.texts["01/check/Subtracts"] = .init(source: CourseText.hash("Subtracts"), text: "相减")
+    #expect(problems(file) == ["T: has \"01/check/Subtracts\", which is no check of the course any more"])
   }
 
   @Test("A text whose English changed is shown in English, never out of date")

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// English comes from `curriculum.json`; Simplified Chinese from
 /// `curriculum.zh-Hans.json`, where each text is kept under a key with the
-/// hash of the English it was translated from:
+/// hash of the English it was translated from (and the checks' names, which
+/// `grade`'s reports in Chinese give in both languages):
 ///
 /// ```json
 /// { "language": "zh-Hans",
@@ -86,6 +87,23 @@ package struct CourseText: Sendable {
   package func hint(_ index: Int, of exercise: Curriculum.Exercise, in chapter: Curriculum.Chapter) -> String
   {
     text(Self.hintKey(index, of: exercise, in: chapter), english: exercise.hints[index].text)
+  }
+
+  /// A check's name in Chinese, for the reports that show a learner a
+  /// check in both languages (`grade --lang zh-Hans`); nil in English, and
+  /// for a check with no translation from its name as it is now. A check's
+  /// own name stays English everywhere else: it is what Xcode and
+  /// `swift test` show.
+  package func checkName(_ name: String, in chapter: Curriculum.Chapter) -> String? {
+    guard language != .english, let entry = texts[Self.checkKey(name, in: chapter)],
+      entry.source == Self.hash(name), !entry.text.isEmpty
+    else { return nil }
+    return entry.text
+  }
+
+  /// `04/check/Sends nothing for keystrokes the user typed over`.
+  package static func checkKey(_ name: String, in chapter: Curriculum.Chapter) -> String {
+    "\(chapter.paddedNumber)/check/\(name)"
   }
 
   /// The text under `key`, if it was translated from `english` as it is now.

@@ -23,6 +23,12 @@ struct ClassReports: Sendable {
   /// The course's titles in `words`.
   var text: CourseText
 
+  /// A check as a learner's report names it: in Chinese, its Chinese name
+  /// and its own, which Xcode and `swift test` show.
+  private func checkName(_ item: ClassResult.Item) -> String {
+    text.checkName(item.name, in: item.chapter).map { "\($0)（\(item.name)）" } ?? item.name
+  }
+
   /// A chapter's number and title as a learner's report names it: in Chinese,
   /// with the English title too, as the chapter's folder and README have it.
   private func chapterName(_ chapter: Curriculum.Chapter) -> String {
@@ -57,7 +63,7 @@ struct ClassReports: Sendable {
       output: overview(result),
       tests: result.items.map { item in
         Gradescope.Test(
-          name: chapterName(item.chapter) + words(": ", "：") + item.name, number: item.number,
+          name: chapterName(item.chapter) + words(": ", "：") + checkName(item), number: item.number,
           score: item.score, max_score: item.maxScore,
           status: item.status == .passed ? "passed" : "failed",
           output: item.output, tags: [item.chapter.folder])

@@ -98,7 +98,9 @@ struct Translations {
   /// (`curriculum.zh-Hans.json`: see ``CourseText``): a text the English has
   /// and it lacks, one translated from other English, one the course no
   /// longer has, and each text's content (``contentProblems``).
-  func courseTextProblems(checks: [String]) -> [String] {
+  /// `checks` holds each chapter's graded items by name: each needs its
+  /// Chinese too (`NN/check/<name>`).
+  func courseTextProblems(checks: [Int: [String]]) -> [String] {
     let name = CourseText.fileName(.chinese)
     guard let data = try? Data(contentsOf: workspace.url(name)) else {
       return ["\(name) is missing: the hints, titles and summaries of curriculum.json in Chinese"]
@@ -114,13 +116,19 @@ struct Translations {
 
   static func courseTextProblems(
     _ file: CourseText.File, of curriculum: Curriculum, name: String,
-    terms: [(english: String, chinese: String)], checks: [String] = []
+    terms: [(english: String, chinese: String)], checks: [Int: [String]] = [:]
   ) -> [String] {
     var problems: [String] = []
     if file.language != language {
       problems.append("\(name): its \"language\" is \"\(file.language)\", not \"\(language)\"")
     }
-    let english = CourseText.englishTexts(of: curriculum)
+    // A check's name is a text like the others; the check-name rule does not
+    // apply to it (its English is a check name, which its Chinese translates).
+    let checkNames = curriculum.chapters.flatMap { chapter in
+      (checks[chapter.number] ?? []).map { (key: CourseText.checkKey($0, in: chapter), text: $0) }
+    }
+    let english = CourseText.englishTexts(of: curriculum) + checkNames
+    let isCheckName = Set(checkNames.map(\.key))
     for (key, text) in english {
       let hash = CourseText.hash(text)
       guard let entry = file.texts[key], !entry.text.isEmpty else {
@@ -136,11 +144,14 @@ struct Translations {
       }
       problems += contentProblems(
         entry.text, of: text, translation: "\(name) \"\(key)\"", source: "curriculum.json", terms: terms,
-        checks: checks)
+        checks: isCheckName.contains(key) ? [] : checks.values.flatMap { $0 })
     }
     let known = Set(english.map(\.key))
     for key in file.texts.keys.sorted() where !known.contains(key) {
-      problems.append("\(name): has \"\(key)\", which curriculum.json no longer has")
+      problems.append(
+        key.contains("/check/")
+          ? "\(name): has \"\(key)\", which is no check of the course any more"
+          : "\(name): has \"\(key)\", which curriculum.json no longer has")
     }
     return problems
   }
@@ -397,12 +408,12 @@ extension Verifier {
     let translations = Translations(workspace: workspace)
     let count = translations.pairs().count
     let names = checks.values.flatMap { $0 }
-    let problems = translations.problems(checks: names) + translations.courseTextProblems(checks: names)
-    let texts = CourseText.englishTexts(of: workspace.curriculum).count
+    let problems = translations.problems(checks: names) + translations.courseTextProblems(checks: checks)
+    let texts = CourseText.englishTexts(of: workspace.curriculum).count + names.count
     tally.item(
       problems.isEmpty,
       "the \(count) Chinese translation\(count == 1 ? "" : "s") (\(Translations.language)) and the \(texts) hints,"
-        + " titles and summaries of \(CourseText.fileName(.chinese)) match their English:"
+        + " titles, summaries and check names of \(CourseText.fileName(.chinese)) match their English:"
         + " made from it as it is now, with its headings, slides and notes, code, file names, check names, numbers and the glossary's terms",
       problems)
   }
