@@ -45,7 +45,9 @@ for _ in $(seq "$cold_runs"); do
   rm -rf "$work/reference" "$work/clone"
   git clone --quiet "$repo" "$work/clone"
   start=$(now)
-  (cd "$work/clone" && swift run workshop > "$work/cold.txt" 2>&1)
+  # In English whatever the machine's locale (the checks below read its words);
+  # the clone remembers it for the runs after this one.
+  (cd "$work/clone" && swift run workshop --lang en > "$work/cold.txt" 2>&1)
   cold+=("$(elapsed "$start" "$(now)")")
   grep -q "^Progress:" "$work/cold.txt" || { echo "no progress table in cold run:"; cat "$work/cold.txt"; exit 1; }
 done

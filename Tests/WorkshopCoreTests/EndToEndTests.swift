@@ -89,7 +89,7 @@ func workshop(_ arguments: [String], in folder: URL) -> (status: Int32, out: Str
     err: { line in err.withLock { $0 += line + "\n" } })
   let status = Workshop(
     console: console, style: Style(colored: false), directory: folder,
-    subcommands: courseTable
+    subcommands: courseTable, environment: [:]
   ).run(arguments)
   return (status, out.withLock { $0 }, err.withLock { $0 })
 }

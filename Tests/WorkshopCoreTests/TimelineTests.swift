@@ -256,7 +256,8 @@ struct TimelineTests {
     let out = Mutex("")
     let console = Workshop.Console(out: { line in out.withLock { $0 += line + "\n" } }, err: { _ in })
     let runner = Workshop(
-      console: console, style: Style(colored: false), directory: root, subcommands: LearnerCommands.table)
+      console: console, style: Style(colored: false), directory: root, subcommands: LearnerCommands.table,
+      environment: [:])
     let issue = issue(
       Verdict(behaviour: "B", expected: "[Swift Book]", actual: "[Sweater]", events: lateAnswer))
     let failing = ChapterReport(

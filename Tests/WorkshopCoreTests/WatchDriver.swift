@@ -36,7 +36,8 @@ final class WatchDriver: Sendable {
           self.out.withLock { $0 += line + "\n" }
           printing.yield()
         }, err: { _ in }),
-      style: Style(colored: false), directory: workspace.root, subcommands: LearnerCommands.table)
+      style: Style(colored: false), directory: workspace.root, subcommands: LearnerCommands.table,
+      environment: [:])
     command.stopWatching = { self.stopping.load(ordering: .acquiring) }
     let running = command
     Thread.detachNewThread {
