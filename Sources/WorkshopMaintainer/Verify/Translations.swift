@@ -408,8 +408,17 @@ extension Verifier {
     let translations = Translations(workspace: workspace)
     let count = translations.pairs().count
     let names = checks.values.flatMap { $0 }
-    let problems = translations.problems(checks: names) + translations.courseTextProblems(checks: checks)
-    let texts = CourseText.englishTexts(of: workspace.curriculum).count + names.count
+    // What a class is graded on, by name: a chapter's checks, or, where the
+    // learner writes the checks, the items they are graded on (`grade`'s
+    // reports name these, never the reference's own checks).
+    var graded = checks
+    let grader = Grader(workspace: workspace, variant: .chapters)
+    for chapter in workspace.curriculum.chapters where chapter.writesChecks {
+      graded[chapter.number] = (try? grader.gradedItems(of: chapter))?.map(\.name) ?? []
+    }
+    let problems = translations.problems(checks: names) + translations.courseTextProblems(checks: graded)
+    let texts =
+      CourseText.englishTexts(of: workspace.curriculum).count + graded.values.map(\.count).reduce(0, +)
     tally.item(
       problems.isEmpty,
       "the \(count) Chinese translation\(count == 1 ? "" : "s") (\(Translations.language)) and the \(texts) hints,"
