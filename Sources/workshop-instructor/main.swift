@@ -12,7 +12,8 @@ InstructorForwarding.finishHandOff()
 Interrupts.install()
 let status = Workshop(
   subcommands: SubcommandTable(
-    LearnerCommands.all + MaintainerCommands.all + InstructorCommands.all, chinese: LearnerCommands.chinese)
+    LearnerCommands.all + MaintainerCommands.all + InstructorCommands.all,
+    chinese: LearnerCommands.chinese.merging(InstructorCommands.chinese) { $1 })
 ).run(
   Array(CommandLine.arguments.dropFirst()))
 Interrupts.waitIfStopping()

@@ -90,6 +90,18 @@ struct LanguageTests {
     for text in texts {
       #expect(table.say(text, .chinese) != text, "no Chinese for: \(text)")
     }
+    // The instructor's grade too, as workshop-instructor's table holds it.
+    let instructor = SubcommandTable(
+      LearnerCommands.all + InstructorCommands.all,
+      chinese: LearnerCommands.chinese.merging(InstructorCommands.chinese) { $1 })
+    let grade = GradeCommand.configuration
+    for text in [grade.summary, grade.discussion, grade.argument?.help ?? ""] + grade.options.map(\.help)
+      + grade.options.compactMap(\.defaultValue).filter({
+        Int($0) == nil && $0 != GradeCommand.defaultReportDirectory
+      })
+    {
+      #expect(instructor.say(text, .chinese) != text, "no Chinese for grade's: \(text)")
+    }
     for name in [nil] + LearnerCommands.all.map({ $0.configuration.name }) {
       let help = try #require(table.help(for: name, .chinese))
       // Prose is what remains once commands, options, paths and placeholders are taken out.

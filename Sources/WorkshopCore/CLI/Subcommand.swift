@@ -42,9 +42,9 @@ package struct SubcommandConfiguration: Sendable {
   /// The paragraph of its own help.
   package var discussion: String
   /// Its positional argument, if it takes one.
-  var argument: Argument?
+  package var argument: Argument?
   /// Its options, in the order help lists them.
-  var options: [Option]
+  package var options: [Option]
   /// Whether it runs when no subcommand is given.
   var isDefault: Bool
 
@@ -87,7 +87,7 @@ package struct Option: Sendable, Equatable {
   var value: String?
   package var help: String
   /// The default, as help shows it.
-  var defaultValue: String?
+  package var defaultValue: String?
 
   package init(name: String, value: String? = nil, help: String, defaultValue: String? = nil) {
     self.name = name

@@ -116,7 +116,8 @@ extension SubcommandTable {
   private func optionLine(_ option: Option, _ words: Language) -> String {
     Self.row(
       option.name + (option.value.map { " <\($0)>" } ?? ""),
-      say(option.help, words) + (option.defaultValue.map { words(" (default: \($0))", "（默认：\($0)）") } ?? ""))
+      say(option.help, words)
+        + (option.defaultValue.map { words(" (default: \($0))", "（默认：\(say($0, words))）") } ?? ""))
   }
 
   /// "  --timeout <seconds>     The time limit…", wrapped as swift-argument-parser does,
