@@ -34,6 +34,15 @@ struct LanguageTests {
     #expect(Language.fromEnvironment(["LANG": "zh_TW.UTF-8"]) == .english)
   }
 
+  @Test("--lang wins over the remembered choice, which wins over the environment; auto asks the environment")
+  func chosen() {
+    let chinese = ["LANG": "zh_CN.UTF-8"]
+    #expect(Language.chosen(.language(.english), remembered: .chinese, environment: chinese) == .english)
+    #expect(Language.chosen(nil, remembered: .english, environment: chinese) == .english)
+    #expect(Language.chosen(nil, remembered: nil, environment: chinese) == .chinese)
+    #expect(Language.chosen(.auto, remembered: .english, environment: chinese) == .chinese)
+  }
+
   @Test("--lang is taken out of the command line wherever it is, and never after --")
   func option() throws {
     let before = try Language.takeOption(from: ["--lang", "zh-Hans", "check", "04"])
@@ -151,6 +160,13 @@ struct LanguageTests {
     try remembered.save(nil)
     #expect(remembered.load() == nil)
     try Data("klingon\n".utf8).write(to: folder.appendingPathComponent("language"))
+    #expect(remembered.load() == nil)
+    // A link is not followed: the runner reads no file a link in its folder names.
+    try FileManager.default.removeItem(at: folder.appendingPathComponent("language"))
+    try Data("zh-Hans\n".utf8).write(to: folder.appendingPathComponent("elsewhere"))
+    try FileManager.default.createSymbolicLink(
+      at: folder.appendingPathComponent("language"),
+      withDestinationURL: folder.appendingPathComponent("elsewhere"))
     #expect(remembered.load() == nil)
   }
 

@@ -185,18 +185,15 @@ package struct Workshop {
     let remembered = Language.Remembered(directory: workspace.stateDirectory)
     switch choice {
     case .language(let language)?:
-      here.language = language
       do { try remembered.save(language) } catch {
         console.err(
           "warning: cannot remember the language in \(workspace.stateDirectory.path): \(error.localizedDescription)"
         )
       }
-    case .auto?:
-      try? remembered.save(nil)
-      here.language = Language.fromEnvironment(environment)
-    case nil:
-      here.language = remembered.load() ?? Language.fromEnvironment(environment)
+    case .auto?: try? remembered.save(nil)
+    case nil: break
     }
+    here.language = Language.chosen(choice, remembered: remembered.load(), environment: environment)
     let paths = PathRewriter(root: workspace.root, directory: directory)
     here.console.out = { [console] in console.out(paths.rewrite($0)) }
     here.console.err = { [console] in console.err(paths.rewrite($0)) }
@@ -213,13 +210,11 @@ package struct Workshop {
   /// is needed: `--lang` if the command line gives a valid one, else the one
   /// remembered for the checkout this runs in, else the environment's.
   private func helpLanguage(_ arguments: [String]) -> Language {
-    if case .language(let language)? = (try? Language.takeOption(from: arguments))?.choice { return language }
-    if let workspace = try? Workspace.locate(from: directory),
-      let remembered = Language.Remembered(directory: workspace.stateDirectory).load()
-    {
-      return remembered
-    }
-    return Language.fromEnvironment(environment)
+    let workspace = try? Workspace.locate(from: directory)
+    return Language.chosen(
+      (try? Language.takeOption(from: arguments))?.choice,
+      remembered: workspace.flatMap { Language.Remembered(directory: $0.stateDirectory).load() },
+      environment: environment)
   }
 
   /// The chapter `query` names; without a query, the chapter the learner is on.

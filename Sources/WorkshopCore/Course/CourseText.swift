@@ -61,9 +61,8 @@ package struct CourseText: Sendable {
   package init(workspace: Workspace, language: Language) {
     var texts: [String: Entry] = [:]
     if language != .english,
-      let data = try? Data(contentsOf: workspace.url(Self.fileName(language))),
-      data.count < 4 << 20,
-      let file = try? JSONDecoder().decode(File.self, from: data), file.language == language.rawValue
+      let bytes = Files.readRegularFile(workspace.url(Self.fileName(language)), atMost: 4 << 20),
+      let file = try? JSONDecoder().decode(File.self, from: Data(bytes)), file.language == language.rawValue
     {
       texts = file.texts
     }
@@ -95,10 +94,7 @@ package struct CourseText: Sendable {
   /// own name stays English everywhere else: it is what Xcode and
   /// `swift test` show.
   package func checkName(_ name: String, in chapter: Curriculum.Chapter) -> String? {
-    guard language != .english, let entry = texts[Self.checkKey(name, in: chapter)],
-      entry.source == Self.hash(name), !entry.text.isEmpty
-    else { return nil }
-    return entry.text
+    translated(Self.checkKey(name, in: chapter), from: name)
   }
 
   /// `04/check/Sends nothing for keystrokes the user typed over`.
@@ -106,11 +102,15 @@ package struct CourseText: Sendable {
     "\(chapter.paddedNumber)/check/\(name)"
   }
 
-  /// The text under `key`, if it was translated from `english` as it is now.
+  /// The text under `key` in this language, else `english`.
   private func text(_ key: String, english: String) -> String {
-    guard let entry = texts[key], entry.source == Self.hash(english), !entry.text.isEmpty else {
-      return english
-    }
+    translated(key, from: english) ?? english
+  }
+
+  /// The text under `key`, if it was translated from `english` as it is now
+  /// (never in English: ``texts`` is empty then).
+  private func translated(_ key: String, from english: String) -> String? {
+    guard let entry = texts[key], entry.source == Self.hash(english), !entry.text.isEmpty else { return nil }
     return entry.text
   }
 

@@ -12,6 +12,13 @@ package enum Columns {
     text.unicodeScalars.reduce(0) { $0 + (isWide($1) ? 2 : 1) }
   }
 
+  /// `text` followed by spaces to `width` columns, and by one at least: a
+  /// table's cell.
+  package static func padded(_ text: String, to width: Int) -> String {
+    let columns = Self.width(of: text)
+    return columns >= width ? text + " " : text + String(repeating: " ", count: width - columns)
+  }
+
   /// East Asian Wide and Fullwidth scalars, in the ranges a course text uses.
   private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {

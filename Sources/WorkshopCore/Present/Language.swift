@@ -72,12 +72,12 @@ package enum Language: String, Sendable, CaseIterable, Codable {
     private var file: URL { directory.appendingPathComponent("language") }
 
     /// The remembered language; nil when none is, or the file holds
-    /// anything else.
+    /// anything else (read as any file of the checkout the runner reads:
+    /// a small regular file, never through a link).
     package func load() -> Language? {
-      guard let text = try? String(contentsOf: file, encoding: .utf8), text.utf8.count < 64 else {
-        return nil
-      }
-      return Language(rawValue: text.trimmingCharacters(in: .whitespacesAndNewlines))
+      guard let bytes = Files.readRegularFile(file, atMost: 64) else { return nil }
+      return Language(
+        rawValue: String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Remembers `language`; nil forgets, so that the environment decides again.
@@ -100,6 +100,18 @@ package enum Language: String, Sendable, CaseIterable, Codable {
 
   /// What `--lang` can be given, as help and errors list it.
   package static let choices = "en, zh-Hans (or zh, zh-CN), auto"
+
+  /// The language a run speaks: the one `choice` names; else, unless it is
+  /// `auto`, the one `remembered` for the checkout; else the environment's.
+  package static func chosen(
+    _ choice: Choice?, remembered: Language?, environment: [String: String]
+  ) -> Language {
+    switch choice {
+    case .language(let language)?: language
+    case .auto?: fromEnvironment(environment)
+    case nil: remembered ?? fromEnvironment(environment)
+    }
+  }
 
   /// `--lang`'s value: a language, or `auto` (nil) to forget the remembered one.
   package enum Choice: Equatable, Sendable {

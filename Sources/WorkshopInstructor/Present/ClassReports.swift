@@ -371,10 +371,7 @@ struct ClassReports: Sendable {
     points == points.rounded() ? String(Int(points)) : String(format: "%.2f", points)
   }
 
-  private func pad(_ text: String, _ width: Int) -> String {
-    let columns = Columns.width(of: text)
-    return columns >= width ? text + " " : text + String(repeating: " ", count: width - columns)
-  }
+  private func pad(_ text: String, _ width: Int) -> String { Columns.padded(text, to: width) }
 
   // MARK: - Writing
 

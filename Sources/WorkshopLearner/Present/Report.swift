@@ -467,12 +467,7 @@ struct Report: Sendable {
     }
   }
 
-  /// `text` followed by spaces to `width` terminal columns (a Chinese
-  /// character takes two: see ``Columns``).
-  private func pad(_ text: String, _ width: Int) -> String {
-    let columns = Columns.width(of: text)
-    return columns >= width ? text + " " : text + String(repeating: " ", count: width - columns)
-  }
+  private func pad(_ text: String, _ width: Int) -> String { Columns.padded(text, to: width) }
 
   private func indent(_ text: String, by count: Int) -> [String] {
     let prefix = String(repeating: " ", count: count)
