@@ -288,7 +288,7 @@ struct Report: Sendable {
         lines.append(
           "  " + style.mark(false) + " " + check.name + style.red(words("  (no result)", "（没有结果）")))
         lines += pointer(pointers[check.id])
-        for issue in check.issues { lines += indent(wording(issue), by: 6) }
+        for issue in check.issues { lines += indent(issue.words(words), by: 6) }
       case .failed:
         lines.append("  " + style.mark(false) + " " + check.name)
         lines += pointer(pointers[check.id])
@@ -323,11 +323,12 @@ struct Report: Sendable {
           let log = issue.verdict?.events
           if let verdict = issue.verdict, let log, log == previousLog {
             let same = issue.rewording {
-              $0.replacingOccurrences(of: verdict.transcript, with: "(same events as above)")
+              $0.replacingOccurrences(
+                of: verdict.transcript, with: words("(same events as above)", "（事件同上）"))
             }
-            lines += indent(wording(same), by: 6)
+            lines += indent(same.words(words), by: 6)
           } else {
-            lines += indent(wording(issue), by: 6)
+            lines += indent(issue.words(words), by: 6)
           }
           previousLog = log
         }
@@ -394,14 +395,6 @@ struct Report: Sendable {
   }
 
   // MARK: - Helpers
-
-  /// An issue's words as shown: in Chinese, a verdict's labels are
-  /// translated ("Expected:" becomes "预期："); its values, the behaviour
-  /// and the recorded events are the check's data and stay as recorded.
-  private func wording(_ issue: CheckIssue) -> String {
-    issue.words(words).replacingOccurrences(
-      of: "(same events as above)", with: words("(same events as above)", "（事件同上）"))
-  }
 
   /// The learner's `file:line:col` for a failing check, on a line of its
   /// own under the check's name (editors' problem matchers read the pair).
